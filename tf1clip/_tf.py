@@ -1,0 +1,34 @@
+"""Imports TensorFlow once, with a clear message when it is missing or too old."""
+
+MIN_TF_VERSION = (2, 16)
+
+_INSTALL_HINT = (
+    "Install one of: pip install 'tf1clip[cpu]' (tensorflow-cpu) or "
+    "pip install 'tf1clip[tf]' (tensorflow), or install TensorFlow >= %d.%d yourself."
+    % MIN_TF_VERSION
+)
+
+try:
+    import tensorflow as tf
+except ImportError as err:  # pragma: no cover - exercised in a subprocess test
+    raise ImportError(
+        "tf1clip needs TensorFlow >= %d.%d, which is not installed (%s). %s"
+        % (MIN_TF_VERSION + (err, _INSTALL_HINT))
+    ) from err
+
+
+def _version_tuple(version):
+    parts = []
+    for piece in version.split(".")[:2]:
+        digits = "".join(ch for ch in piece if ch.isdigit())
+        parts.append(int(digits or 0))
+    return tuple(parts)
+
+
+if _version_tuple(tf.__version__) < MIN_TF_VERSION:  # pragma: no cover
+    raise ImportError(
+        "tf1clip needs TensorFlow >= %d.%d; found %s. %s"
+        % (MIN_TF_VERSION + (tf.__version__, _INSTALL_HINT))
+    )
+
+__all__ = ["tf", "MIN_TF_VERSION"]

@@ -1,0 +1,120 @@
+"""Cappers: callables from a list of ``(gradient, variable)`` pairs to a new list.
+
+A capper is what contrib called a ``transform_grads_fn``. Any plain function
+with that contract is one; the factories here build cappers from the clipping
+functions, and ``chain`` composes several into one.
+"""
+
+from tf1clip import clipping
+
+__all__ = [
+    "clip_by_value_fn",
+    "clip_by_norm_fn",
+    "clip_by_average_norm_fn",
+    "clip_by_global_norm_fn",
+    "chain",
+]
+
+
+def _capper_name(capper):
+    return getattr(capper, "__qualname__", None) or getattr(capper, "__name__", None) or repr(capper)
+
+
+def _check_capper(capper, arg):
+    if not callable(capper):
+        raise TypeError(
+            "`%s` must be a callable taking and returning a list of (gradient, "
+            "variable) pairs; received %s." % (arg, clipping._describe(capper))
+        )
+    return capper
+
+
+def apply_capper(capper, pairs):
+    """Calls ``capper(pairs)`` and checks it returned the same variables in order.
+
+    Raises ``TypeError`` when the result is not a list of pairs and
+    ``ValueError`` when a variable was dropped, added or reordered, naming the
+    capper.
+    """
+    result = capper(list(pairs))
+    try:
+        result = clipping._check_pairs(result, arg="the result of %s" % _capper_name(capper))
+    except TypeError as err:
+        raise TypeError(
+            "%s A capper must return a list of (gradient, variable) pairs." % err
+        ) from None
+    if len(result) != len(pairs) or any(
+        new_var is not old_var for (_, new_var), (_, old_var) in zip(result, pairs)
+    ):
+        before = [clipping._var_name(v) for _, v in pairs]
+        after = [clipping._var_name(v) for _, v in result]
+        raise ValueError(
+            "%s must return the same variables in the same order; it received "
+            "%s and returned %s." % (_capper_name(capper), before, after)
+        )
+    return result
+
+
+def clip_by_value_fn(clip_value_min, clip_value_max, name=None):
+    """Returns a capper applying ``tf1clip.clip_by_value``; bounds are checked now."""
+    clipping._check_bound(clip_value_min, "clip_value_min")
+    clipping._check_bound(clip_value_max, "clip_value_max")
+    clipping.clip_by_value([], clip_value_min, clip_value_max)
+
+    def capper(grads_and_vars):
+        return clipping.clip_by_value(grads_and_vars, clip_value_min, clip_value_max, name=name)
+
+    capper.__qualname__ = "clip_by_value_fn(%r, %r)" % (clip_value_min, clip_value_max)
+    return capper
+
+
+def clip_by_norm_fn(clip_norm, name=None):
+    """Returns a capper applying ``tf1clip.clip_by_norm`` (each tensor on its own)."""
+    clipping._check_clip_norm(clip_norm)
+
+    def capper(grads_and_vars):
+        return clipping.clip_by_norm(grads_and_vars, clip_norm, name=name)
+
+    capper.__qualname__ = "clip_by_norm_fn(%r)" % (clip_norm,)
+    return capper
+
+
+def clip_by_average_norm_fn(clip_norm, name=None):
+    """Returns a capper applying ``tf1clip.clip_by_average_norm``."""
+    clipping._check_clip_norm(clip_norm)
+
+    def capper(grads_and_vars):
+        return clipping.clip_by_average_norm(grads_and_vars, clip_norm, name=name)
+
+    capper.__qualname__ = "clip_by_average_norm_fn(%r)" % (clip_norm,)
+    return capper
+
+
+def clip_by_global_norm_fn(clip_norm, name=None):
+    """Returns a capper applying ``tf1clip.clip_by_global_norm`` (the norm is dropped)."""
+    clipping._check_clip_norm(clip_norm)
+
+    def capper(grads_and_vars):
+        return clipping.clip_by_global_norm(grads_and_vars, clip_norm, name=name)[0]
+
+    capper.__qualname__ = "clip_by_global_norm_fn(%r)" % (clip_norm,)
+    return capper
+
+
+def chain(*cappers):
+    """Returns a capper that applies ``cappers`` in order, like optax's ``chain``.
+
+    Example: ``chain(clip_by_value_fn(-1, 1), clip_by_global_norm_fn(5.0))``.
+    Each step's result is checked to keep the variables and their order.
+    """
+    for i, capper in enumerate(cappers):
+        _check_capper(capper, "cappers[%d]" % i)
+
+    def chained(grads_and_vars):
+        pairs = clipping._check_pairs(grads_and_vars)
+        for capper in cappers:
+            pairs = apply_capper(capper, pairs)
+        return pairs
+
+    chained.__qualname__ = "chain(%s)" % ", ".join(_capper_name(c) for c in cappers)
+    return chained
