@@ -23,6 +23,12 @@ PUBLIC = {
     "transform_gradients",
     "clip_gradients_by_norm",
     "TransformGradientsOptimizer",
+    "AutoClip",
+    "AGC",
+    "ZClip",
+    "NormRecorder",
+    "attach_state_updates",
+    "STATE_UPDATES",
 }
 
 

@@ -6,6 +6,12 @@ drop-ins for the removed contrib APIs.
 """
 
 from tf1clip._tf import MIN_TF_VERSION
+from tf1clip.adaptive import AGC
+from tf1clip.adaptive import AutoClip
+from tf1clip.adaptive import NormRecorder
+from tf1clip.adaptive import ZClip
+from tf1clip.cappers import STATE_UPDATES
+from tf1clip.cappers import attach_state_updates
 from tf1clip.cappers import chain
 from tf1clip.cappers import clip_by_average_norm_fn
 from tf1clip.cappers import clip_by_global_norm_fn
@@ -35,6 +41,12 @@ __all__ = [
     "clip_by_average_norm_fn",
     "clip_by_global_norm_fn",
     "chain",
+    "AutoClip",
+    "AGC",
+    "ZClip",
+    "NormRecorder",
+    "attach_state_updates",
+    "STATE_UPDATES",
     "transform_gradients",
     "clip_gradients_by_norm",
     "TransformGradientsOptimizer",

@@ -6,14 +6,69 @@ functions, and ``chain`` composes several into one.
 """
 
 from tf1clip import clipping
+from tf1clip._tf import tf
 
 __all__ = [
+    "STATE_UPDATES",
+    "attach_state_updates",
     "clip_by_value_fn",
     "clip_by_norm_fn",
     "clip_by_average_norm_fn",
     "clip_by_global_norm_fn",
     "chain",
 ]
+
+
+STATE_UPDATES = "tf1clip_state_updates"
+"""Graph collection of pending state-update builders of stateful cappers (Session graphs)."""
+
+
+def _building_session_graph():
+    if tf.executing_eagerly():
+        return False
+    return not getattr(tf.compat.v1.get_default_graph(), "building_function", False)
+
+
+def defer_state_update(build_update):
+    """Runs ``build_update()`` (which creates a stateful capper's update ops) at the right time.
+
+    In eager mode and inside ``tf.function`` the update is built now: it then runs
+    exactly once per call, after the reads made before it. In a Session graph it is
+    kept in the ``STATE_UPDATES`` collection until ``attach_state_updates`` builds it
+    after the step's apply op, so that evaluating the clipped gradients on their own
+    never advances the state.
+    """
+    if _building_session_graph():
+        tf.compat.v1.add_to_collection(STATE_UPDATES, build_update)
+        return None
+    return build_update()
+
+
+def attach_state_updates(train_op, name=None):
+    """Returns ``train_op`` extended with the pending updates of stateful cappers.
+
+    The tf1clip decorators and ``tf1clip.contrib`` train-op builders call this
+    themselves. Call it when you apply the output of a stateful capper (such as
+    ``AutoClip``, ``ZClip`` or ``NormRecorder``) with a plain optimizer::
+
+        clipped = autoclip(optimizer.compute_gradients(loss))
+        train_op = tf1clip.attach_state_updates(optimizer.apply_gradients(clipped))
+
+    The updates run after ``train_op`` (so after the variables were updated), once
+    per run of the returned op. Without pending updates ``train_op`` is returned
+    unchanged. Pending updates are consumed: each is attached once.
+    """
+    if train_op is None or tf.executing_eagerly():
+        return train_op
+    graph = train_op.graph
+    pending = graph.get_collection_ref(STATE_UPDATES)
+    if not pending:
+        return train_op
+    builders = list(pending)
+    del pending[:]
+    with graph.as_default(), tf.control_dependencies([train_op]):
+        updates = [builder() for builder in builders]
+        return tf.group(train_op, *[u for u in updates if u is not None], name=name)
 
 
 def _capper_name(capper):

@@ -1,0 +1,165 @@
+"""Helpers shared by the tf.contrib drop-ins (private)."""
+
+import numbers
+
+import numpy as np
+
+from tf1clip import clipping
+from tf1clip._tf import tf
+
+_v1 = tf.compat.v1
+_NUMBER_TYPES = (numbers.Real, np.number, np.ndarray, tf.Tensor, tf.Variable)
+
+
+def is_number_like(value):
+    """True for a Python/NumPy number, an array or a tensor (bools excluded)."""
+    return isinstance(value, _NUMBER_TYPES) and not isinstance(value, (bool, np.bool_))
+
+
+def unique(items):
+    """``items`` as a list without repeats (by identity), first occurrence kept."""
+    seen = set()
+    result = []
+    for item in items:
+        if id(item) not in seen:
+            seen.add(id(item))
+            result.append(item)
+    return result
+
+
+def with_dependencies(dependencies, output):
+    """Returns ``tf.identity(output)`` run after ``dependencies``, colocated with ``output``."""
+    with _v1.get_default_graph().colocate_with(output.op):
+        with tf.control_dependencies(dependencies):
+            return tf.identity(output, name="control_dependency")
+
+
+def check_global_step(global_step, will_increment):
+    """Validates an explicit global step as contrib did, plus one check contrib lacked.
+
+    Raises ``TypeError`` (TensorFlow's ``assert_global_step`` messages) for a
+    non-tensor, a non-integer or a non-scalar step, and ``TypeError`` for a
+    plain tensor that is to be incremented (contrib failed later with an
+    ``AttributeError`` from ``assign_add``).
+    """
+    _v1.train.assert_global_step(global_step)
+    if (
+        will_increment
+        and isinstance(global_step, tf.Tensor)
+        and not global_step.dtype._is_ref_dtype  # pylint: disable=protected-access
+    ):
+        raise TypeError(
+            "`global_step` is the tensor %s, which cannot be incremented; pass a "
+            "variable (e.g. tf.compat.v1.train.get_or_create_global_step()) or "
+            "do not ask for the increment." % global_step.name
+        )
+    return global_step
+
+
+def call_transform(fn, grads_and_vars, arg):
+    """Calls a user's ``pairs -> pairs`` function and checks that it returned pairs."""
+    if not callable(fn):
+        raise TypeError(
+            "`%s` must be a callable taking and returning a list of (gradient, "
+            "variable) pairs; received %s." % (arg, clipping._describe(fn))
+        )
+    return clipping._check_pairs(fn(grads_and_vars), arg="the result of `%s`" % arg)
+
+
+def op_name(var):
+    """``var.op.name`` (``'w'``); eager variables have no ``op``, so their name minus ``':0'``."""
+    try:
+        return var.op.name
+    except AttributeError:
+        return var.name[:-2] if var.name.endswith(":0") else var.name
+
+
+def _key_id(key):
+    return id(key.deref() if hasattr(key, "deref") else key)
+
+
+def find_multipliers(gradient_multipliers, grads_and_vars, var_key, key_desc):
+    """Returns one multiplier (or ``None``) per pair.
+
+    A key may be the variable itself (or its ``ref()``), looked up first, or
+    the string ``var_key(var)`` (``key_desc`` describes it in the warning).
+    Keys matching no variable of ``grads_and_vars`` are ignored, as contrib
+    did, but with a warning: silence hid typos such as ``'w'`` for ``'w:0'``.
+    """
+    by_id = {_key_id(k): v for k, v in gradient_multipliers.items() if not isinstance(k, str)}
+    by_name = {k: v for k, v in gradient_multipliers.items() if isinstance(k, str)}
+    found, matched = [], set()
+    for _, var in grads_and_vars:
+        name = None if id(var) in by_id else var_key(var)
+        if name is None:
+            matched.add(id(var))
+            found.append(by_id[id(var)])
+        elif name in by_name:
+            matched.add(name)
+            found.append(by_name[name])
+        else:
+            found.append(None)
+    unused = [
+        k if isinstance(k, str) else clipping._var_name(k)
+        for k in gradient_multipliers
+        if (k if isinstance(k, str) else _key_id(k)) not in matched
+    ]
+    if unused:
+        _v1.logging.warning(
+            "gradient_multipliers keys %s match no variable being trained and are "
+            "ignored; keys are variables or their %s.", unused, key_desc,
+        )
+    return found
+
+
+def multiply(grad, multiplier):
+    """``grad * multiplier`` in ``grad``'s dtype; ``IndexedSlices`` stay sparse."""
+    multiplier = tf.convert_to_tensor(multiplier, dtype_hint=grad.dtype.base_dtype)
+    return clipping._scale(grad, multiplier)
+
+
+def multiply_gradients(grads_and_vars, gradient_multipliers):
+    """contrib.training / contrib.slim ``multiply_gradients`` (keys: variable or ``var.op.name``)."""
+    if not isinstance(grads_and_vars, list):
+        raise ValueError(
+            "`grads_and_vars` must be a list; received %s." % clipping._describe(grads_and_vars)
+        )
+    if not gradient_multipliers:
+        raise ValueError(
+            "`gradient_multipliers` is empty; received %s." % clipping._describe(gradient_multipliers)
+        )
+    if not isinstance(gradient_multipliers, dict):
+        raise ValueError(
+            "`gradient_multipliers` must be a dict; received %s."
+            % clipping._describe(gradient_multipliers)
+        )
+    pairs = clipping._check_pairs(grads_and_vars)
+    multipliers = find_multipliers(
+        gradient_multipliers, pairs, op_name, "op names ('w', not 'w:0')"
+    )
+    result = []
+    for (grad, var), multiplier in zip(pairs, multipliers):
+        if multiplier is not None:
+            if grad is None:
+                raise ValueError(
+                    "Requested multiple of `None` gradient: the variable %s has no "
+                    "gradient." % clipping._var_name(var)
+                )
+            grad = multiply(grad, multiplier)
+        result.append((grad, var))
+    return result
+
+
+def add_gradients_summaries(grads_and_vars, separator):
+    """Histogram ``<var.op.name><sep>gradient`` and scalar ``...gradient_norm`` per gradient."""
+    summaries = []
+    for grad, var in clipping._check_pairs(grads_and_vars):
+        if grad is None:
+            _v1.logging.info("Var %s has no gradient", op_name(var))
+            continue
+        prefix = op_name(var) + separator
+        summaries.append(_v1.summary.histogram(prefix + "gradient", clipping._values(grad)))
+        summaries.append(
+            _v1.summary.scalar(prefix + "gradient_norm", clipping.global_norm([(grad, var)]))
+        )
+    return summaries

@@ -1,0 +1,46 @@
+"""``tf.contrib.framework``'s global-step helpers, for code the upgrade tool rewrites.
+
+``tf_upgrade_v2``-style rewrites turn ``tf.contrib.framework.get_global_step()``
+into ``tf1clip.contrib.framework.get_global_step()``.
+"""
+
+from tf1clip._tf import tf
+
+__all__ = ["get_global_step", "get_or_create_global_step"]
+
+_v1 = tf.compat.v1
+
+
+def get_global_step(graph=None):
+    """Returns the global step variable of ``graph`` (default graph), or ``None``.
+
+    ``tf.compat.v1.train.get_global_step``, plus one case it gets wrong on TF
+    2.x: a step made with ``tf.compat.v1.get_variable("global_step", ...)``
+    (not in the ``GLOBAL_STEP`` collection) is a resource variable there, and
+    TensorFlow's lookup by the tensor name ``global_step:0`` finds its resource
+    handle and raises ``TypeError``; TF 1.x found the variable. This returns the
+    variable, as TF 1.x did.
+
+    Raises:
+      TypeError: the step found is not an integer scalar.
+    """
+    graph = graph or _v1.get_default_graph()
+    if not graph.get_collection(_v1.GraphKeys.GLOBAL_STEP):
+        for var in graph.get_collection(_v1.GraphKeys.GLOBAL_VARIABLES):
+            if var.op.name == "global_step":
+                _v1.train.assert_global_step(var)
+                return var
+    return _v1.train.get_global_step(graph)
+
+
+def get_or_create_global_step(graph=None):
+    """Returns the global step of ``graph`` (see ``get_global_step``), creating it if missing.
+
+    A new step is TensorFlow's: an int64 variable ``global_step`` in the
+    ``GLOBAL_STEP`` collection (``tf.compat.v1.train.create_global_step``).
+    """
+    graph = graph or _v1.get_default_graph()
+    step = get_global_step(graph)
+    if step is None:
+        step = _v1.train.create_global_step(graph)
+    return step

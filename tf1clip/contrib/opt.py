@@ -1,0 +1,28 @@
+"""``tf.contrib.opt``'s gradient clipping function."""
+
+from tf1clip import clipping
+
+__all__ = ["clip_gradients_by_global_norm"]
+
+
+def clip_gradients_by_global_norm(gradients_variables, clip_norm=20.0):
+    """Clips ``(gradient, variable)`` pairs by their global norm; returns ``(pairs, norm)``.
+
+    ``tf.contrib.opt.clip_gradients_by_global_norm`` (from the multitask
+    optimizer module). Contrib replaced all-zero gradients by a scalar zero
+    before taking the norm "to avoid underestimating it"; zeros add nothing to
+    a sum of squares, so its norm equals the plain global norm, which is what
+    this computes (``tf1clip.clip_by_global_norm``). Unlike contrib, an
+    ``IndexedSlices`` gradient works (contrib's ``tf.cond`` failed on it) and
+    stays sparse; ``None`` gradients pass through.
+
+    Args:
+      gradients_variables: list of ``(gradient, variable)`` pairs.
+      clip_norm: the limit on the global norm, > 0: a number or a 0-d tensor.
+
+    Returns:
+      ``(clipped_pairs, norm)``: the new pairs (same variables, same order) and
+      the global norm before clipping.
+    """
+    pairs = clipping._check_pairs(gradients_variables, arg="gradients_variables")
+    return clipping.clip_by_global_norm(pairs, clip_norm)
