@@ -1,0 +1,38 @@
+"""Linear regression; the optimizer clips by global norm (tf.contrib.estimator, TF 1.15)."""
+from __future__ import print_function
+
+import json
+
+import numpy as np
+import tensorflow as tf
+
+
+def make_data():
+    rng = np.random.RandomState(0)
+    x_data = rng.randn(8, 3).astype(np.float32)
+    y_data = (x_data.dot(np.array([[1.0], [-2.0], [3.0]])) + 0.5).astype(np.float32)
+    return x_data, y_data
+
+
+x = tf.placeholder(tf.float32, [None, 3], name="x")
+y = tf.placeholder(tf.float32, [None, 1], name="y")
+w = tf.get_variable("w", [3, 1], initializer=tf.zeros_initializer())
+b = tf.get_variable("b", [1], initializer=tf.zeros_initializer())
+loss = tf.reduce_mean(tf.square(tf.matmul(x, w) + b - y))
+
+global_step = tf.contrib.framework.get_or_create_global_step()
+optimizer = tf.contrib.estimator.clip_gradients_by_norm(
+    tf.train.GradientDescentOptimizer(learning_rate=0.1), clip_norm=1.0)
+train_op = optimizer.minimize(loss, global_step=global_step)
+
+x_data, y_data = make_data()
+losses = []
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for _ in range(3):
+        losses.append(float(sess.run(loss, {x: x_data, y: y_data})))
+        sess.run(train_op, {x: x_data, y: y_data})
+    w_value, b_value, step = sess.run([w, b, global_step])
+
+print("RESULT " + json.dumps({"losses": losses, "w": w_value.ravel().tolist(),
+                              "b": b_value.tolist(), "global_step": int(step)}))
