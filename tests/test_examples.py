@@ -53,3 +53,27 @@ class _Collect(object):
 
     def flush(self):
         pass
+
+
+def test_adaptive_tensorboard_example_writes_readable_event_file(tmp_path):
+    import glob
+
+    import tensorflow as tf
+
+    result = importlib.import_module("adaptive_tensorboard").main(steps=30, logdir=str(tmp_path), log=_quiet)
+    (events,) = glob.glob(str(tmp_path / "events.out.tfevents.*"))
+    values = {}
+    for event in tf.compat.v1.train.summary_iterator(events):
+        for value in event.summary.value:
+            values.setdefault(value.tag, []).append((event.step, value))
+    assert {"loss", "gradient_norms/pre_clip_norm", "gradient_norms/post_clip_norm",
+            "gradient_norms/clip_fraction", "gradient_norms/variable_norms"} <= set(values)
+    pre = [v.simple_value for _, v in values["gradient_norms/pre_clip_norm"]]
+    post = [v.simple_value for _, v in values["gradient_norms/post_clip_norm"]]
+    assert [s for s, _ in values["gradient_norms/pre_clip_norm"]] == list(range(1, 31))
+    assert all(b <= a * (1 + 1e-5) for a, b in zip(pre, post))
+    assert sum(b < a * 0.999 for a, b in zip(pre, post)) >= 10  # AutoClip at p25 clips most steps
+    fractions = [v.simple_value for _, v in values["gradient_norms/clip_fraction"]]
+    assert fractions[0] == 0.0 and fractions[-1] > 0.5  # the step counters advance through the decorator
+    assert values["gradient_norms/variable_norms"][0][1].HasField("histo")
+    assert result["losses"][-1] < result["losses"][0]

@@ -23,6 +23,7 @@ PUBLIC = {
     "transform_gradients",
     "clip_gradients_by_norm",
     "TransformGradientsOptimizer",
+    "GradientNorms",
     "AutoClip",
     "AGC",
     "ZClip",

@@ -22,6 +22,7 @@ from tf1clip.clipping import clip_by_global_norm
 from tf1clip.clipping import clip_by_norm
 from tf1clip.clipping import clip_by_value
 from tf1clip.clipping import global_norm
+from tf1clip.optimizer import GradientNorms
 from tf1clip.optimizer import TransformGradientsOptimizer
 from tf1clip.optimizer import clip_gradients_by_norm
 from tf1clip.optimizer import transform_gradients
@@ -50,4 +51,5 @@ __all__ = [
     "transform_gradients",
     "clip_gradients_by_norm",
     "TransformGradientsOptimizer",
+    "GradientNorms",
 ]
