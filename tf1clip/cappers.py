@@ -66,8 +66,16 @@ def attach_state_updates(train_op, name=None):
         return train_op
     builders = list(pending)
     del pending[:]
-    with graph.as_default(), tf.control_dependencies([train_op]):
-        updates = [builder() for builder in builders]
+    with graph.as_default():
+        return _run_after(train_op, builders, name=name)
+
+
+def _run_after(train_op, builders, name=None):
+    """Builds each of ``builders`` under a control dependency on ``train_op``; groups all."""
+    if not builders:
+        return train_op
+    with tf.control_dependencies([train_op]):
+        updates = [build() for build in builders]
         return tf.group(train_op, *[u for u in updates if u is not None], name=name)
 
 

@@ -20,8 +20,12 @@ and gives back a new list with the same variables in the same order, ready for
   lets a loss-scale optimizer see the overflow and skip the step;
 * the same calls work in graph mode, in eager mode and in ``tf.function``.
 
-The work is built to cost little: one ``L2Loss`` reduction and one multiply per
-gradient, with all scale arithmetic done once on a vector.
+The work is built to cost little (see ``benchmarks/RESULTS.md``): one
+multiply per gradient, the scale arithmetic done once on a vector, one
+``ClipByValue`` per gradient, and the norms reduced by batch: small dense
+gradients that share a device, a dtype and their trailing dimensions are
+concatenated so that one reduction covers them all; larger ones and
+``IndexedSlices`` get one ``L2Loss`` each.
 """
 
 import collections.abc
@@ -206,8 +210,70 @@ def _nan_if_nonfinite(scale, norm):
     return scale + (norm - norm)
 
 
+# Dense gradients of at most this many elements share their norm reductions
+# (concatenated first). Measured in benchmarks/: the copy costs less than a
+# reduction node per tensor up to about this size, more above it.
+_BATCH_MAX_ELEMENTS = 1024
+
+
+def _batch_key(grad):
+    if isinstance(grad, tf.IndexedSlices) or not grad.shape.is_fully_defined():
+        return None
+    size = grad.shape.num_elements()
+    if grad.shape.rank == 0 or size == 0 or size > _BATCH_MAX_ELEMENTS:
+        return None
+    return (grad.device, grad.dtype.base_dtype, tuple(grad.shape.as_list()[1:]))
+
+
+def _batches(grads):
+    """Groups the indices of ``grads`` for the norm reductions.
+
+    Small dense gradients with the same device, dtype and trailing dimensions
+    form one batch (listed where its first member is); every other gradient is
+    a batch of its own.
+    """
+    batches, by_key = [], {}
+    for i, grad in enumerate(grads):
+        key = _batch_key(grad)
+        if key is None:
+            batches.append([i])
+        elif key in by_key:
+            by_key[key].append(i)
+        else:
+            by_key[key] = [i]
+            batches.append(by_key[key])
+    return batches
+
+
+def _joined_values(grads, batch):
+    """The values of ``grads[i] for i in batch``, concatenated along axis 0."""
+    first = _values(grads[batch[0]])
+    if len(batch) == 1:
+        return first
+    with _colocate(first):
+        return tf.concat([grads[i] for i in batch], 0)
+
+
+def _batch_sq_norms(grads, batch, acc_dtype):
+    """Returns the squared L2 norm of each of ``grads[i] for i in batch`` (a vector)."""
+    values = _joined_values(grads, batch)
+    with _colocate(values):
+        if values.dtype.base_dtype in (tf.float16, tf.bfloat16):
+            values = tf.cast(values, tf.float32)
+        sq = tf.square(values)
+        if values.shape.rank > 1:
+            sq = tf.reduce_sum(sq, axis=list(range(1, values.shape.rank)))
+        rows = [grads[i].shape[0] for i in batch]
+        sq = tf.math.segment_sum(sq, np.repeat(np.arange(len(batch), dtype=np.int32), rows))
+    return sq if sq.dtype == acc_dtype else tf.cast(sq, acc_dtype)
+
+
 def _global_norm(grads, acc_dtype):
-    half_sq = [_half_sq_norm(g, acc_dtype) for g in grads]
+    half_sq = []
+    for batch in _batches(grads):
+        values = _joined_values(grads, batch)
+        with _colocate(values):
+            half_sq.append(_half_sq_norm(values, acc_dtype))
     total = half_sq[0] if len(half_sq) == 1 else tf.math.add_n(half_sq)
     return tf.sqrt(total * tf.constant(2, acc_dtype))
 
@@ -269,12 +335,15 @@ def clip_by_global_norm(grads_and_vars, clip_norm, use_norm=None, name=None):
             return pairs, norm
         norm_acc = _as_acc(norm, acc_dtype)
         scale = tf.minimum(_as_acc(clip_norm, acc_dtype) / norm_acc, tf.constant(1, acc_dtype))
-        scale = _nan_if_nonfinite(scale, norm_acc)
+        scales = {acc_dtype: _nan_if_nonfinite(scale, norm_acc)}
         clipped = []
         for grad, var in pairs:
             if grad is not None:
+                dtype = grad.dtype.base_dtype
+                if dtype not in scales:
+                    scales[dtype] = tf.cast(scales[acc_dtype], dtype)
                 with _colocate(grad):
-                    grad = _scale(grad, scale)
+                    grad = _scale(grad, scales[dtype])
             clipped.append((grad, var))
         return clipped, norm
 
@@ -285,21 +354,35 @@ def _clip_each(pairs, limits, acc_dtype):
     ``limits`` is a scalar or a vector with one limit per present gradient.
     """
     grads = _present(pairs)
-    norms = tf.sqrt(tf.stack([_half_sq_norm(g, acc_dtype) for g in grads]) * tf.constant(2, acc_dtype))
+    batches = _batches(grads)
+    singles = [batch[0] for batch in batches if len(batch) == 1]
+    groups = [batch for batch in batches if len(batch) > 1]
+    parts = []
+    if singles:
+        half_sq = []
+        for i in singles:
+            with _colocate(grads[i]):
+                half_sq.append(_half_sq_norm(grads[i], acc_dtype))
+        parts.append(tf.stack(half_sq) * tf.constant(2, acc_dtype))
+    parts.extend(_batch_sq_norms(grads, batch, acc_dtype) for batch in groups)
+    norms = tf.sqrt(parts[0] if len(parts) == 1 else tf.concat(parts, 0))
+    order = singles + [i for batch in groups for i in batch]
+    if limits.shape.rank and order != list(range(len(order))):
+        limits = tf.gather(limits, order)
     scales = tf.minimum(limits / norms, tf.constant(1, acc_dtype))
     scales = _nan_if_nonfinite(scales, norms)
+    slot = {i: k for k, i in enumerate(order)}
     by_dtype = {}
-    for g in grads:
-        dtype = g.dtype.base_dtype
-        if dtype not in by_dtype:
-            vector = scales if dtype == acc_dtype else tf.cast(scales, dtype)
-            by_dtype[dtype] = tf.unstack(vector, num=len(grads))
     clipped = []
     i = 0
     for grad, var in pairs:
         if grad is not None:
+            dtype = grad.dtype.base_dtype
+            if dtype not in by_dtype:
+                vector = scales if dtype == acc_dtype else tf.cast(scales, dtype)
+                by_dtype[dtype] = tf.unstack(vector, num=len(grads))
             with _colocate(grad):
-                grad = _scale(grad, by_dtype[grad.dtype.base_dtype][i])
+                grad = _scale(grad, by_dtype[dtype][slot[i]])
             i += 1
         clipped.append((grad, var))
     return clipped

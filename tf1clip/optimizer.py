@@ -262,15 +262,6 @@ def _poison(pairs, finite):
     return out
 
 
-def _attach_state_updates(train_op, builders):
-    """Builds stateful cappers' deferred updates to run after ``train_op``."""
-    if not builders:
-        return train_op
-    with tf.control_dependencies([train_op]):
-        updates = [build() for build in builders]
-        return tf.group(train_op, *[u for u in updates if u is not None])
-
-
 def _flag_op(op, value):
     with tf.control_dependencies([op]):
         return tf.constant(value)
@@ -466,7 +457,7 @@ class TransformGradientsOptimizer(_V1Optimizer):
                 train_op = counter.assign_add(tf.cast(tf.logical_not(finite), tf.int64), read_value=False)
         else:
             train_op = self._apply_if_finite(finite, apply, global_step, self._skip_counter(pairs))
-        return _attach_state_updates(train_op, state_updates)
+        return _cappers._run_after(train_op, state_updates)
 
     def _transform(self, pairs):
         """Runs the capper; returns its pairs and the state updates it deferred."""
