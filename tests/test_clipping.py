@@ -463,3 +463,24 @@ def test_zip_and_generator_inputs_are_accepted(sess):
     assert [var for _, var in from_zip] == v == [var for _, var in from_gen]
     np.testing.assert_allclose(sess.run(from_zip[0][0]), [0.6, 0.8], rtol=1e-6)
     np.testing.assert_allclose(sess.run(from_gen[0][0]), [0.6, 0.8], rtol=1e-6)
+
+
+# --- sum_duplicate_indices ------------------------------------------------------------------------
+
+
+def test_sum_duplicate_indices_gives_the_dense_norm_and_stays_sparse(sess):
+    v = _vars((4, 1), (2,))
+    sparse = tf.IndexedSlices(tf.constant([[3.0], [4.0], [1.0]]), tf.constant([2, 2, 0]), tf.constant([4, 1]))
+    dense = tf.constant([1.0, 2.0])
+    merged = tf1clip.sum_duplicate_indices([(sparse, v[0]), (dense, v[1]), (None, v[0])])
+    g = merged[0][0]
+    assert isinstance(g, tf.IndexedSlices) and g.dense_shape is sparse.dense_shape
+    assert merged[1][0] is dense and merged[2][0] is None
+    values, indices = sess.run([g.values, g.indices])
+    np.testing.assert_array_equal(indices, [2, 0])
+    np.testing.assert_array_equal(values, [[7.0], [1.0]])
+    dense_norm = np.sqrt(7.0**2 + 1.0 + 1.0 + 4.0)
+    assert sess.run(tf1clip.global_norm(merged)) == pytest.approx(dense_norm, rel=1e-6)
+    capper = tf1clip.chain(tf1clip.sum_duplicate_indices, tf1clip.clip_by_global_norm_fn(1.0))
+    clipped = capper([(sparse, v[0]), (dense, v[1])])
+    np.testing.assert_allclose(sess.run(clipped[0][0].values), [[7.0 / dense_norm], [1.0 / dense_norm]], rtol=1e-6)

@@ -20,6 +20,7 @@ PUBLIC = {
     "clip_by_average_norm_fn",
     "clip_by_global_norm_fn",
     "chain",
+    "sum_duplicate_indices",
     "transform_gradients",
     "clip_gradients_by_norm",
     "TransformGradientsOptimizer",

@@ -22,6 +22,7 @@ from tf1clip.clipping import clip_by_global_norm
 from tf1clip.clipping import clip_by_norm
 from tf1clip.clipping import clip_by_value
 from tf1clip.clipping import global_norm
+from tf1clip.clipping import sum_duplicate_indices
 from tf1clip.optimizer import GradientNorms
 from tf1clip.optimizer import TransformGradientsOptimizer
 from tf1clip.optimizer import clip_gradients_by_norm
@@ -42,6 +43,7 @@ __all__ = [
     "clip_by_average_norm_fn",
     "clip_by_global_norm_fn",
     "chain",
+    "sum_duplicate_indices",
     "AutoClip",
     "AGC",
     "ZClip",

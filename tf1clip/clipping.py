@@ -9,7 +9,8 @@ and gives back a new list with the same variables in the same order, ready for
   scaled, ``indices`` and ``dense_shape`` are kept, nothing is densified. Norms
   are taken over ``values`` as they are, so rows repeated in ``indices`` count
   once each (the norm of the values, as ``tf.clip_by_global_norm`` does),
-  which can exceed the norm of the summed dense gradient;
+  which can differ from the norm of the summed dense gradient either way;
+  ``sum_duplicate_indices`` merges repeated rows first when that matters;
 * norms are accumulated in float32 whatever the gradient dtypes (float16 and
   bfloat16 are cast up first), and the sum across tensors in float64 when any
   gradient is float64; scales are cast back to each gradient's dtype;
@@ -37,6 +38,7 @@ import numpy as np
 from tf1clip._tf import tf
 
 __all__ = [
+    "sum_duplicate_indices",
     "global_norm",
     "clip_by_value",
     "clip_by_norm",
@@ -519,3 +521,25 @@ def clip_by_value(grads_and_vars, clip_value_min, clip_value_max, name=None):
                     grad = values
             clipped.append((grad, var))
     return clipped
+
+
+def sum_duplicate_indices(grads_and_vars, name=None):
+    """Merges the repeated rows of every ``IndexedSlices`` gradient, keeping it sparse.
+
+    Each ``IndexedSlices`` becomes one with unique ``indices`` (in order of first
+    appearance) whose ``values`` are the sums of the rows that shared an index, so
+    norms taken afterwards are those of the dense gradient. Dense and ``None``
+    gradients pass through. A capper itself: put it first in a ``chain``, e.g.
+    ``chain(sum_duplicate_indices, clip_by_global_norm_fn(5.0))``.
+    """
+    pairs = _check_pairs(grads_and_vars)
+    out = []
+    with tf.name_scope(name or "sum_duplicate_indices"):
+        for grad, var in pairs:
+            if isinstance(grad, tf.IndexedSlices):
+                with _colocate(grad):
+                    unique, positions = tf.unique(grad.indices)
+                    values = tf.math.unsorted_segment_sum(grad.values, positions, tf.shape(unique)[0])
+                grad = tf.IndexedSlices(values, unique, grad.dense_shape)
+            out.append((grad, var))
+    return out
