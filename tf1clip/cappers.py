@@ -92,16 +92,17 @@ def _check_capper(capper, arg):
     return capper
 
 
-def apply_capper(capper, pairs):
+def apply_capper(capper, pairs, label=None):
     """Calls ``capper(pairs)`` and checks it returned the same variables in order.
 
     Raises ``TypeError`` when the result is not a list of pairs and
     ``ValueError`` when a variable was dropped, added or reordered, naming the
-    capper.
+    capper (or ``label``, e.g. the argument it was passed as).
     """
+    label = label or _capper_name(capper)
     result = capper(list(pairs))
     try:
-        result = clipping._check_pairs(result, arg="the result of %s" % _capper_name(capper))
+        result = clipping._check_pairs(result, arg="the result of %s" % label)
     except TypeError as err:
         raise TypeError(
             "%s A capper must return a list of (gradient, variable) pairs." % err
@@ -113,7 +114,7 @@ def apply_capper(capper, pairs):
         after = [clipping._var_name(v) for _, v in result]
         raise ValueError(
             "%s must return the same variables in the same order; it received "
-            "%s and returned %s." % (_capper_name(capper), before, after)
+            "%s and returned %s." % (label, before, after)
         )
     return result
 

@@ -4,6 +4,7 @@ import numbers
 
 import numpy as np
 
+from tf1clip import cappers
 from tf1clip import clipping
 from tf1clip._tf import tf
 
@@ -57,13 +58,9 @@ def check_global_step(global_step, will_increment):
 
 
 def call_transform(fn, grads_and_vars, arg):
-    """Calls a user's ``pairs -> pairs`` function and checks that it returned pairs."""
-    if not callable(fn):
-        raise TypeError(
-            "`%s` must be a callable taking and returning a list of (gradient, "
-            "variable) pairs; received %s." % (arg, clipping._describe(fn))
-        )
-    return clipping._check_pairs(fn(grads_and_vars), arg="the result of `%s`" % arg)
+    """Applies a user's ``pairs -> pairs`` function passed as ``arg``, checking its result."""
+    cappers._check_capper(fn, arg)
+    return cappers.apply_capper(fn, clipping._check_pairs(grads_and_vars), label="`%s`" % arg)
 
 
 def op_name(var):
