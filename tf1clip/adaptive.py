@@ -44,15 +44,6 @@ def _check_int(value, arg, low):
     return int(value)
 
 
-def _scale_pairs(pairs, scale):
-    out = []
-    for grad, var in pairs:
-        if grad is not None:
-            grad = clipping._scale(grad, scale)
-        out.append((grad, var))
-    return out
-
-
 class _StatefulCapper(tf.Module):
     """Base of stateful cappers: lazily created state, bound to one graph."""
 
@@ -149,7 +140,7 @@ class AutoClip(_StatefulCapper):
             )
 
         _cappers.defer_state_update(update)
-        return _scale_pairs(pairs, scale)
+        return clipping._scale_pairs(pairs, scale)
 
 
 def _percentile(buffer, filled, q):
@@ -271,7 +262,7 @@ class ZClip(_StatefulCapper):
             )
 
         _cappers.defer_state_update(update)
-        return _scale_pairs(pairs, scale)
+        return clipping._scale_pairs(pairs, scale)
 
 
 class AGC(object):

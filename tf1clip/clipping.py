@@ -30,6 +30,7 @@ concatenated so that one reduction covers them all; larger ones and
 """
 
 import collections.abc
+import contextlib
 import math
 import numbers
 
@@ -164,12 +165,16 @@ def _values(grad):
     return grad.values if isinstance(grad, tf.IndexedSlices) else grad
 
 
+def _at_least_float32(values):
+    """float16 and bfloat16 values cast to float32, so their squares cannot overflow."""
+    if values.dtype.base_dtype in (tf.float16, tf.bfloat16):
+        return tf.cast(values, tf.float32)
+    return values
+
+
 def _half_sq_norm(grad, acc_dtype):
     """Returns sum(grad**2) / 2 of one gradient (one L2Loss op)."""
-    values = _values(grad)
-    if values.dtype.base_dtype in (tf.float16, tf.bfloat16):
-        values = tf.cast(values, tf.float32)
-    half_sq = tf.raw_ops.L2Loss(t=values)
+    half_sq = tf.raw_ops.L2Loss(t=_at_least_float32(_values(grad)))
     if half_sq.dtype != acc_dtype:
         half_sq = tf.cast(half_sq, acc_dtype)
     return half_sq
@@ -186,16 +191,23 @@ def _scale(grad, scale):
 
 def _colocate(grad):
     if tf.executing_eagerly():
-        return _NullContext()
+        return contextlib.nullcontext()
     return tf.compat.v1.get_default_graph().colocate_with(_values(grad))
 
 
-class _NullContext(object):
-    def __enter__(self):
-        return None
-
-    def __exit__(self, *exc):
-        return False
+def _scale_pairs(pairs, scale):
+    """Multiplies every gradient by the scalar ``scale`` (cast once per dtype), next to it."""
+    scales = {scale.dtype.base_dtype: scale}
+    out = []
+    for grad, var in pairs:
+        if grad is not None:
+            dtype = grad.dtype.base_dtype
+            if dtype not in scales:
+                scales[dtype] = tf.cast(scale, dtype)
+            with _colocate(grad):
+                grad = _scale(grad, scales[dtype])
+        out.append((grad, var))
+    return out
 
 
 def _present(pairs):
@@ -260,8 +272,7 @@ def _batch_sq_norms(grads, batch, acc_dtype):
     """Returns the squared L2 norm of each of ``grads[i] for i in batch`` (a vector)."""
     values = _joined_values(grads, batch)
     with _colocate(values):
-        if values.dtype.base_dtype in (tf.float16, tf.bfloat16):
-            values = tf.cast(values, tf.float32)
+        values = _at_least_float32(values)
         sq = tf.square(values)
         if values.shape.rank > 1:
             sq = tf.reduce_sum(sq, axis=list(range(1, values.shape.rank)))
@@ -337,17 +348,7 @@ def clip_by_global_norm(grads_and_vars, clip_norm, use_norm=None, name=None):
             return pairs, norm
         norm_acc = _as_acc(norm, acc_dtype)
         scale = tf.minimum(_as_acc(clip_norm, acc_dtype) / norm_acc, tf.constant(1, acc_dtype))
-        scales = {acc_dtype: _nan_if_nonfinite(scale, norm_acc)}
-        clipped = []
-        for grad, var in pairs:
-            if grad is not None:
-                dtype = grad.dtype.base_dtype
-                if dtype not in scales:
-                    scales[dtype] = tf.cast(scales[acc_dtype], dtype)
-                with _colocate(grad):
-                    grad = _scale(grad, scales[dtype])
-            clipped.append((grad, var))
-        return clipped, norm
+        return _scale_pairs(pairs, _nan_if_nonfinite(scale, norm_acc)), norm
 
 
 def _clip_each(pairs, limits, acc_dtype):

@@ -253,13 +253,7 @@ def _poison(pairs, finite):
     if not _present_indices(pairs):
         return pairs
     factor = tf.where(finite, tf.constant(1.0), tf.constant(float("nan")))
-    out = []
-    for grad, var in pairs:
-        if grad is not None:
-            with clipping._colocate(grad):
-                grad = clipping._scale(grad, factor)
-        out.append((grad, var))
-    return out
+    return clipping._scale_pairs(pairs, factor)
 
 
 def _flag_op(op, value):

@@ -415,7 +415,7 @@ def adaptive_clipping_fn(
         factor = tf.where(norm < max_norm, tf.ones_like(norm), tf.exp(log_mean) / norm)
         if static_max_norm is not None:
             factor = tf.minimum(tf.cast(static_max_norm, norm.dtype) / norm, factor)
-        return [(None if g is None else clipping._scale(g, factor), v) for g, v in pairs]
+        return clipping._scale_pairs(pairs, factor)
 
     return gradient_clipping
 
