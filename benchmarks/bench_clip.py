@@ -370,6 +370,11 @@ def format_table(result, markdown=False):
         head = ["variant", "build ms"]
         lines = [[row["variant"], "%.1f" % row["build_ms"]] for row in result["rows"][1:]]
         caption = "%s - %s (%d variables)" % (result["scenario"], result["title"], result["n_vars"])
+    return render_table(caption, head, lines, markdown)
+
+
+def render_table(caption, head, lines, markdown=False):
+    """A captioned table of strings: Markdown, or aligned plain text."""
     if markdown:
         out = ["**%s**" % caption, "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
         out += ["| " + " | ".join(cells) + " |" for cells in lines]

@@ -83,6 +83,19 @@ def _interleave(runs, rounds, steps, chunks):
     return timed
 
 
+def _warmed_timer(step):
+    """Returns ``run(n)``: mean seconds per call of ``step`` over ``n`` calls (3 warm-up calls made)."""
+
+    def run(n):
+        start = time.perf_counter()
+        for _ in range(n):
+            step()
+        return (time.perf_counter() - start) / n
+
+    run(3)
+    return run
+
+
 def run_keras(name, rounds, steps, chunks):
     import numpy as np
     import tensorflow as tf
@@ -119,14 +132,7 @@ def run_keras(name, rounds, steps, chunks):
             optimizer.apply_gradients(pairs)
             return loss
 
-        def run(n):
-            start = time.perf_counter()
-            for _ in range(n):
-                step()
-            return (time.perf_counter() - start) / n
-
-        run(3)
-        return run, len(variables)
+        return _warmed_timer(step), len(variables)
 
     runs = {}
     runs["unclipped"], n_vars = make()
@@ -175,14 +181,7 @@ def run_torch(name, rounds, steps, chunks):
                 clip(params)
             optimizer.step()
 
-        def run(n):
-            start = time.perf_counter()
-            for _ in range(n):
-                step()
-            return (time.perf_counter() - start) / n
-
-        run(3)
-        return run, len(params)
+        return _warmed_timer(step), len(params)
 
     def per_tensor(params):
         for p in params:
@@ -212,13 +211,7 @@ def format_table(result, markdown=False):
     caption = "%s - %s (%d variables, %d rounds x best of %d x %d steps)" % (
         result["scenario"], result["title"], result["n_vars"], result["rounds"], result["chunks"],
         result["steps"])
-    if markdown:
-        out = ["**%s**" % caption, "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-        out += ["| " + " | ".join(cells) + " |" for cells in lines]
-        return "\n".join(out) + "\n"
-    widths = [max(len(r[i]) for r in [head] + lines) for i in range(len(head))]
-    fmt = lambda cells: "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths)))
-    return "\n".join([caption, fmt(head)] + [fmt(c) for c in lines]) + "\n"
+    return bench_clip.render_table(caption, head, lines, markdown)
 
 
 def main(argv=None):
