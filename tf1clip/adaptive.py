@@ -347,6 +347,14 @@ class AGC(object):
         return grad * tf.cast(scale, grad.dtype)
 
 
+def _norm_of_norms(norms):
+    """sqrt(sum n_i^2) in the widest dtype among ``norms``: the global norm from per-tensor ones."""
+    if not norms:
+        return tf.constant(0.0, tf.float32)
+    dtype = tf.float64 if any(n.dtype == tf.float64 for n in norms) else tf.float32
+    return tf.sqrt(tf.math.add_n([tf.square(tf.cast(n, dtype)) for n in norms]))
+
+
 class NormRecorder(_StatefulCapper):
     """Records gradient norms around a capper, as tensors and TensorBoard summaries.
 
@@ -377,10 +385,10 @@ class NormRecorder(_StatefulCapper):
         self._variable("clipped_steps", tf.constant(0, tf.int64), tf.int64)
 
     def _transform(self, pairs):
-        pre = clipping.global_norm(pairs)
         self.variable_norms = {
             clipping._var_name(v).split(":")[0]: clipping.global_norm([(g, v)]) for g, v in pairs if g is not None
         }
+        pre = _norm_of_norms(list(self.variable_norms.values()))
         out = _cappers.apply_capper(self.capper, pairs) if self.capper is not None else pairs
         post = clipping.global_norm(out)
         clipped = post < tf.cast(pre, post.dtype) * (1.0 - 1e-6)
