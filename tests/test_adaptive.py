@@ -230,6 +230,17 @@ def test_object_checkpoint_tracks_state(tmp_path):
     assert other.count.numpy() == 1 and other.history.numpy()[0] == pytest.approx(5.0)
 
 
+def test_one_capper_serves_eager_calls_and_tf_function_alike():
+    var = tf.Variable(tf.zeros(3))
+    capper = tf1clip.AutoClip(percentile=50.0, history_size=4)
+    grads = _sequence(seed=9, steps=4, spikes=(2,), nan_at=())
+    first = capper([(tf.constant(grads[0]), var)])[0][0].numpy()
+    step = tf.function(lambda g: capper([(g, var)])[0][0])
+    rest = [step(tf.constant(g)).numpy() for g in grads[1:]]
+    _assert_sequences_close([first] + rest, np_autoclip(grads, 50.0, 4)[0])
+    assert capper.count.numpy() == len(grads)
+
+
 def test_stateful_capper_refuses_a_second_graph():
     capper = tf1clip.AutoClip()
     with tf.Graph().as_default():

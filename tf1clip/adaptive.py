@@ -65,15 +65,12 @@ class _StatefulCapper(tf.Module):
         return var
 
     def _ensure_state(self):
-        graph = None if tf.executing_eagerly() else tf.compat.v1.get_default_graph()
-        outer = graph
-        while outer is not None and getattr(outer, "building_function", False):
-            outer = getattr(outer, "outer_graph", None)
+        graph = _cappers._graph_key()
         if self._graph is None:
-            self._graph = ("eager",) if outer is None else outer
+            self._graph = graph
             with tf.init_scope(), self.name_scope:
                 self._build_state()
-        elif self._graph != (("eager",) if outer is None else outer):
+        elif self._graph is not graph:
             raise ValueError(
                 "%s was first used in another graph; a stateful capper keeps its state "
                 "in one graph. Create a new one for this graph." % self.name

@@ -23,6 +23,23 @@ STATE_UPDATES = "tf1clip_state_updates"
 """Graph collection of pending state-update builders of stateful cappers (Session graphs)."""
 
 
+class _EagerKey(object):
+    """Stands for "no graph" where per-graph state is kept (eager execution)."""
+
+
+_EAGER = _EagerKey()
+
+
+def _graph_key():
+    """The key of per-graph state: the Session graph, or _EAGER outside any graph."""
+    if tf.compat.v1.executing_eagerly_outside_functions():
+        return _EAGER
+    graph = tf.compat.v1.get_default_graph()
+    while getattr(graph, "building_function", False) and getattr(graph, "outer_graph", None) is not None:
+        graph = graph.outer_graph
+    return graph
+
+
 def _building_session_graph():
     if tf.executing_eagerly():
         return False

@@ -77,26 +77,6 @@ def _check_report_norms(value):
     )
 
 
-# --- per-graph state ----------------------------------------------------------
-
-
-class _EagerKey(object):
-    """Stands for "no graph" where per-graph state is kept (eager execution)."""
-
-
-_EAGER = _EagerKey()
-
-
-def _graph_key():
-    """The key of per-graph state: the Session graph, or _EAGER outside any graph."""
-    if tf.compat.v1.executing_eagerly_outside_functions():
-        return _EAGER
-    graph = tf.compat.v1.get_default_graph()
-    while getattr(graph, "building_function", False) and getattr(graph, "outer_graph", None) is not None:
-        graph = graph.outer_graph
-    return graph
-
-
 # --- tf.distribute helpers -----------------------------------------------------
 
 
@@ -363,7 +343,7 @@ class TransformGradientsOptimizer(_V1Optimizer):
                 "skipped_steps exists only with on_nonfinite='skip'; this wrapper has "
                 "on_nonfinite=%r." % self._on_nonfinite
             )
-        counter = self._skip_counters.get(_graph_key())
+        counter = self._skip_counters.get(_cappers._graph_key())
         if counter is None:
             raise RuntimeError(
                 "No step was built in this graph yet: call minimize() or apply_gradients() "
@@ -387,7 +367,7 @@ class TransformGradientsOptimizer(_V1Optimizer):
             raise ValueError("Norms are recorded only with report_norms=True or 'summaries'.")
         norms = self._step_norms.get(tf.compat.v1.get_default_graph())
         if norms is None and tf.executing_eagerly():
-            norms = self._step_norms.get(_EAGER)
+            norms = self._step_norms.get(_cappers._EAGER)
         if norms is None:
             raise RuntimeError(
                 "No step was built in this graph yet: call minimize() or apply_gradients() "
@@ -533,7 +513,7 @@ class TransformGradientsOptimizer(_V1Optimizer):
         """The skipped-steps variable of this graph, created on first use."""
         present = [v for g, v in pairs if g is not None] or [v for _, v in pairs]
         colocate = present[0] if present else None
-        graph = _graph_key()
+        graph = _cappers._graph_key()
         counter = self._skip_counters.get(graph)
         if counter is not None:
             return counter
@@ -559,7 +539,7 @@ class TransformGradientsOptimizer(_V1Optimizer):
             norms = GradientNorms(
                 clipping.global_norm(before, name="before"), clipping.global_norm(after, name="after")
             )
-        key = _EAGER if tf.executing_eagerly() else tf.compat.v1.get_default_graph()
+        key = _cappers._EAGER if tf.executing_eagerly() else tf.compat.v1.get_default_graph()
         self._step_norms[key] = norms
         if self._report_norms == "summaries":
             for tag, value in zip(_NORM_TAGS, norms):
@@ -585,7 +565,7 @@ class TransformGradientsOptimizer(_V1Optimizer):
         return self._optimizer.get_slot_names(*args, **kwargs)
 
     def _own_variables(self):
-        counter = self._skip_counters.get(_graph_key())
+        counter = self._skip_counters.get(_cappers._graph_key())
         return {} if counter is None else {self.skipped_steps_name: counter}
 
     def variables(self):
