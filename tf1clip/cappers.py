@@ -11,6 +11,7 @@ from tf1clip._tf import tf
 __all__ = [
     "STATE_UPDATES",
     "attach_state_updates",
+    "defer_state_update",
     "clip_by_value_fn",
     "clip_by_norm_fn",
     "clip_by_average_norm_fn",
