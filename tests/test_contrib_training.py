@@ -172,7 +172,7 @@ def test_add_gradients_summaries_tags(module, sep, caplog):
     with tf.Graph().as_default():
         emb = v1.get_variable("emb", [4, 2], initializer=v1.ones_initializer())
         w = v1.get_variable("w", [2], initializer=v1.ones_initializer())
-        unused = v1.get_variable("unused", [], initializer=v1.ones_initializer())
+        v1.get_variable("unused", [], initializer=v1.ones_initializer())
         loss = tf.reduce_sum(tf.gather(emb, [1])) * 3.0 + tf.reduce_sum(w * 2.0)
         pairs = v1.train.GradientDescentOptimizer(1.0).compute_gradients(loss)
         assert isinstance(pairs[0][0], tf.IndexedSlices) and pairs[2][0] is None

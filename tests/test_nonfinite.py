@@ -112,7 +112,7 @@ def test_nan_policy_adds_no_variable_and_lets_nan_through():
         assert sorted(model.state()) == names_plain
         assert [v.op.name for v in model.opt.variables()] == [v.op.name for v in model.opt.optimizer.variables()]
         with pytest.raises(ValueError, match="only with on_nonfinite='skip'"):
-            model.opt.skipped_steps
+            _ = model.opt.skipped_steps
         model.step([1.0, INF], [[1.0, 1.0], [1.0, 1.0]])
         state = model.state()
         assert np.isnan(state["w"]).all() and np.isnan(state["w/Adam"]).all()
@@ -204,7 +204,7 @@ def test_skip_returns_a_fetchable_train_op_in_the_collection():
         assert isinstance(model.train, tf.Operation)
         assert tf.compat.v1.get_collection(tf.compat.v1.GraphKeys.TRAIN_OP) == [model.train]
         with pytest.raises(RuntimeError, match="call minimize"):
-            tf1clip.clip_gradients_by_norm(adam(), 2.0, on_nonfinite="skip").skipped_steps
+            _ = tf1clip.clip_gradients_by_norm(adam(), 2.0, on_nonfinite="skip").skipped_steps
 
 
 def test_skip_without_global_step_and_with_minimize():
@@ -253,7 +253,7 @@ def test_norms_match_numpy_before_and_after_the_capper():
     with tf.Graph().as_default():
         opt = tf1clip.transform_gradients(adam(), tf1clip.clip_by_value_fn(-1.5, 1.5), report_norms=True)
         with pytest.raises(RuntimeError, match="No step was built"):
-            opt.norms
+            _ = opt.norms
         model = Model(opt)
         gw, ge = GOOD
         before, after = model.sess.run(list(opt.norms), {model.gw: gw, model.ge: ge})
@@ -262,7 +262,7 @@ def test_norms_match_numpy_before_and_after_the_capper():
         assert after == pytest.approx(np.linalg.norm(np.clip(values, -1.5, 1.5)), rel=1e-6)
         assert opt.norms.before.dtype == tf.float32
     with pytest.raises(ValueError, match="only with report_norms"):
-        tf1clip.clip_gradients_by_norm(adam(), 1.0).norms
+        _ = tf1clip.clip_gradients_by_norm(adam(), 1.0).norms
 
 
 def test_norm_summaries_use_contribs_tags():

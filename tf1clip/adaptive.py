@@ -291,7 +291,9 @@ class AGC(object):
             raise TypeError("`exclude` must be a list of names or patterns; received %s." % clipping._describe(exclude))
         self.exclude = [re.compile(p) for p in exclude]
         if unit_axes is not None and not isinstance(unit_axes, dict):
-            raise TypeError("`unit_axes` must be a dict {variable name: axes}; received %s." % clipping._describe(unit_axes))
+            raise TypeError(
+                "`unit_axes` must be a dict {variable name: axes}; received %s." % clipping._describe(unit_axes)
+            )
         self.unit_axes = dict(unit_axes or {})
 
     def _axes(self, var, rank):

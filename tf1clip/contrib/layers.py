@@ -81,7 +81,8 @@ def optimize_loss(
     Summaries (tags carry the scope, e.g. ``OptimizeLoss/loss``): ``loss``;
     ``learning_rate`` **only when a decay function is given** (contrib's rule,
     kept; for a numeric learning rate its tag is ``OptimizeLoss/learning_rate_1``
-    since the variable holds the name, as in TF 1.x); ``global_norm/gradient_norm`` (before clipping) and, with clipping,
+    since the variable holds the name, as in TF 1.x); ``global_norm/gradient_norm``
+    (before clipping) and, with clipping,
     ``global_norm/clipped_gradient_norm`` for ``"global_gradient_norm"`` or
     ``"gradient_norm"``; ``gradients/<var>`` histograms and
     ``gradient_norm/<var>`` scalars per variable (``<var>`` is ``var.name``
