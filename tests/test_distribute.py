@@ -217,3 +217,33 @@ def test_async_parameter_server_cluster():
     # Every one of the 30 updates is one worker's gradient clipped to norm 1.
     assert np.linalg.norm(got) <= 30 * result["learning_rate"] * result["clip_norm"] + 1e-5
     assert _loss(shards, got) < 0.5 * _loss(shards, np.zeros(4))
+
+
+# --- the matrix: optimizers x policies x dense/sparse/mixed against one device --------------
+
+
+@pytest.fixture(scope="module")
+def matrix():
+    out = _run([sys.executable, os.path.join(HERE, "_mirrored_matrix_worker.py")], timeout=240)
+    return json.loads(out.strip().splitlines()[-1])
+
+
+OPTIMIZERS = ("sgd", "momentum", "adam", "adagrad", "rmsprop")
+MODELS = ("dense", "sparse", "mixed")
+
+
+@pytest.mark.parametrize("policy", ["nan", "skip", "raise"])
+def test_replicated_run_equals_one_device_on_the_summed_loss(matrix, policy):
+    result = matrix[policy]
+    single, multi = result["single"], result["mirrored"]
+    assert result["consistent"] is True
+    for opt in OPTIMIZERS:
+        for model in MODELS:
+            prefix = "%s_%s/" % (opt, model)
+            names = sorted(n for n in single if n.startswith(prefix))
+            assert names and names == sorted(n for n in multi if n.startswith(prefix))
+            assert multi[prefix + "step"] == 3
+            for name in names:
+                np.testing.assert_allclose(multi[name], single[name], rtol=2e-5, atol=1e-6, err_msg=name)
+    # Each model variable moved: the comparison is not between two untouched states.
+    assert single["adam_dense/w1"] != [[0.3, -0.2, 0.5], [0.1, 0.4, -0.3]]

@@ -98,12 +98,29 @@ def _present_indices(pairs):
     return [i for i, (g, _) in enumerate(pairs) if g is not None]
 
 
+def _sum_over_replicas(ctx, values):
+    """Each replica's ``values`` summed over the replicas (the sum on every replica).
+
+    ``ReplicaContext.all_reduce`` is not used: to make the sum differentiable it
+    wraps dense values in a ``custom_gradient``, which in a Session graph looks
+    the variables behind them up by name and fails on a replica's component
+    (``w/replica_1``). The gradients summed here are never differentiated.
+    """
+
+    def batch_sum(strategy, *per_replica):
+        return strategy.extended.batch_reduce_to(
+            tf.distribute.ReduceOp.SUM, [(v, v) for v in per_replica]
+        )
+
+    return list(ctx.merge_call(batch_sum, args=tuple(values)))
+
+
 def _all_reduce_sum(ctx, pairs):
     """Sums every gradient over the replicas; each replica gets the sum."""
     idx = _present_indices(pairs)
     if not idx:
         return pairs
-    summed = ctx.all_reduce(tf.distribute.ReduceOp.SUM, [pairs[i][0] for i in idx])
+    summed = _sum_over_replicas(ctx, [pairs[i][0] for i in idx])
     out = list(pairs)
     for i, grad in zip(idx, summed):
         out[i] = (grad, pairs[i][1])
@@ -453,7 +470,7 @@ class TransformGradientsOptimizer(_V1Optimizer):
             if self._on_nonfinite == "raise":
                 clipped = _gate(clipped, self._assert_finite(flags, finite, pairs, clipped))
             elif ctx is not None and self._on_nonfinite == "skip":
-                bad = ctx.all_reduce(tf.distribute.ReduceOp.SUM, tf.cast(tf.logical_not(finite), tf.float32))
+                (bad,) = _sum_over_replicas(ctx, [tf.cast(tf.logical_not(finite), tf.float32)])
                 finite = tf.equal(bad, 0.0)
         return finite, clipped
 

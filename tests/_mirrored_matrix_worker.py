@@ -1,0 +1,125 @@
+"""MirroredStrategy (2 logical CPUs) against one device: optimizers x policies x models.
+
+Started by tests/test_distribute.py in a fresh process. For each policy one graph
+holds every (optimizer, model) case as an independent sub-model, so the whole
+matrix costs a few graph builds. Prints one JSON object:
+``{policy: {"single": {var: value}, "mirrored": {var: value}, "consistent": bool}}``.
+"""
+
+import json
+import sys
+
+import numpy as np
+import tensorflow as tf
+
+_CPUS = tf.config.list_physical_devices("CPU")
+tf.config.set_logical_device_configuration(_CPUS[0], [tf.config.LogicalDeviceConfiguration()] * 2)
+
+import tf1clip  # noqa: E402  (after the device configuration)
+
+v1 = tf.compat.v1
+DEVICES = ["/cpu:0", "/cpu:1"]
+POLICIES = ("nan", "skip", "raise")
+MODELS = ("dense", "sparse", "mixed")
+OPTIMIZERS = {
+    "sgd": lambda: v1.train.GradientDescentOptimizer(0.1),
+    "momentum": lambda: v1.train.MomentumOptimizer(0.1, 0.9),
+    "adam": lambda: v1.train.AdamOptimizer(0.1),
+    "adagrad": lambda: v1.train.AdagradOptimizer(0.1),
+    "rmsprop": lambda: v1.train.RMSPropOptimizer(0.1),
+}
+STEPS = 3
+# Replica r trains on X[r], IDS[r]; one device on the sum of both losses.
+X = [np.array([[1.0, 2.0], [0.5, -1.0]], np.float32), np.array([[3.0, 0.0], [-2.0, 4.0]], np.float32)]
+IDS = [np.array([0, 2], np.int32), np.array([2, 3], np.int32)]
+
+
+def _variables(model):
+    init = v1.constant_initializer
+    out = {}
+    if model != "sparse":
+        out["w1"] = v1.get_variable("w1", [2, 3], initializer=init([[0.3, -0.2, 0.5], [0.1, 0.4, -0.3]]))
+        out["w2"] = v1.get_variable("w2", [3, 1], initializer=init([[0.2], [-0.5], [0.7]]))
+    if model != "dense":
+        out["emb"] = v1.get_variable("emb", [4, 1], initializer=init([[0.1], [0.2], [0.3], [0.4]]))
+    out["step"] = v1.get_variable(
+        "step", [], tf.int64, initializer=v1.zeros_initializer(), trainable=False,
+        aggregation=tf.VariableAggregation.ONLY_FIRST_REPLICA,
+    )
+    return out
+
+
+def _loss(model, variables, r):
+    x, ids = tf.constant(X[r]), tf.constant(IDS[r])
+    pred = 0.0
+    if model != "sparse":
+        pred = tf.matmul(tf.nn.tanh(tf.matmul(x, variables["w1"])), variables["w2"])[:, 0]
+    if model != "dense":
+        pred = pred + tf.gather(variables["emb"], ids)[:, 0] * tf.reduce_sum(x, axis=1)
+    return tf.reduce_sum(tf.square(pred - 1.0))
+
+
+def _build(policy, mirrored):
+    """Builds every case in the default graph; returns the train op and the optimizers."""
+    cases = {}
+    for opt_name, make in OPTIMIZERS.items():
+        for model in MODELS:
+            with v1.variable_scope("%s_%s" % (opt_name, model)):
+                variables = _variables(model)
+            opt = tf1clip.clip_gradients_by_norm(make(), 0.5, on_nonfinite=policy)
+            cases[(opt_name, model)] = (model, variables, opt)
+
+    def step():
+        ops = []
+        for model, variables, opt in cases.values():
+            trained = [v for k, v in variables.items() if k != "step"]
+            if mirrored:
+                loss = _loss(model, variables, _static_id())
+            else:
+                loss = _loss(model, variables, 0) + _loss(model, variables, 1)
+            ops.append(opt.minimize(loss, global_step=variables["step"], var_list=trained))
+        return tf.group(*ops)
+
+    return step, cases
+
+
+def _static_id():
+    return int(tf.get_static_value(tf.distribute.get_replica_context().replica_id_in_sync_group))
+
+
+def run(policy, mirrored):
+    with tf.Graph().as_default():
+        strategy = tf.distribute.MirroredStrategy(DEVICES) if mirrored else tf.distribute.get_strategy()
+        with strategy.scope():
+            step, cases = _build(policy, mirrored)
+            if mirrored:
+                train = strategy.group(strategy.extended.call_for_each_replica(step))
+            else:
+                train = step()
+        every = v1.global_variables()
+        with v1.Session() as sess:
+            sess.run(v1.global_variables_initializer())
+            for _ in range(STEPS):
+                sess.run(train)
+            values = {}
+            consistent = True
+            for var in every:
+                values[var.op.name] = np.asarray(sess.run(var)).tolist()
+                if mirrored and hasattr(var, "values"):
+                    parts = [sess.run(c) for c in var.values]
+                    consistent = consistent and all(np.array_equal(parts[0], p) for p in parts[1:])
+    return values, consistent
+
+
+def main():
+    results = {}
+    for policy in POLICIES:
+        single, _ = run(policy, mirrored=False)
+        mirrored, consistent = run(policy, mirrored=True)
+        results[policy] = {"single": single, "mirrored": mirrored, "consistent": consistent}
+    json.dump(results, sys.stdout)
+    sys.stdout.write("\n")
+
+
+if __name__ == "__main__":
+    main()
