@@ -51,13 +51,13 @@ class Model(object):
         self.train = opt.apply_gradients(self.pairs, global_step=self.global_step)
         self.sess = tf.compat.v1.Session()
         _SESSIONS.append(self.sess)
-        self.sess.run(tf.compat.v1.global_variables_initializer())
+        self.sess.run([tf.compat.v1.global_variables_initializer(), tf.compat.v1.local_variables_initializer()])
 
     def step(self, gw, ge):
         return self.sess.run(self.train, {self.gw: gw, self.ge: ge})
 
     def state(self):
-        variables = tf.compat.v1.global_variables()
+        variables = tf.compat.v1.global_variables() + tf.compat.v1.local_variables()
         return dict(zip([v.op.name for v in variables], self.sess.run(variables)))
 
 
@@ -178,24 +178,65 @@ def test_skip_counts_inf_even_when_the_capper_hides_it():
         assert state["Adam_skipped_steps"] == 1 and state["global_step"] == 0
 
 
-def test_skip_counter_is_a_checkpointed_variable_only_when_asked_for(tmp_path):
+def test_skip_counter_is_local_to_savers_and_tracked_by_object_checkpoints(tmp_path):
     with tf.Graph().as_default():
         model = Model(tf1clip.clip_gradients_by_norm(adam(), 2.0, on_nonfinite="skip"))
         counter = model.opt.skipped_steps
         assert counter.op.name == COUNTER and not counter.trainable
         assert counter in model.opt.variables()
-        assert counter in tf.compat.v1.global_variables()
+        assert counter in tf.compat.v1.local_variables()
+        assert counter not in tf.compat.v1.global_variables()
         model.step(*BAD[0])
         saver_path = tf.compat.v1.train.Saver().save(model.sess, str(tmp_path / "saver"))
         ckpt = tf.compat.v1.train.Checkpoint(optimizer=model.opt)
         object_path = ckpt.save(str(tmp_path / "object"), session=model.sess)
-    assert (COUNTER, []) in tf.train.list_variables(saver_path)
+    assert COUNTER not in [k for k, _ in tf.train.list_variables(saver_path)]
     object_keys = [k for k, _ in tf.train.list_variables(object_path)]
     assert "optimizer/%s/.ATTRIBUTES/VARIABLE_VALUE" % COUNTER in object_keys
     with tf.Graph().as_default():
         model = Model(tf1clip.clip_gradients_by_norm(adam(), 2.0, on_nonfinite="skip"))
         tf.compat.v1.train.Checkpoint(optimizer=model.opt).restore(object_path).run_restore_ops(model.sess)
         assert model.sess.run(model.opt.skipped_steps) == 1
+
+
+@pytest.mark.parametrize("saved_by", ["unwrapped", "nan", "skip"])
+def test_saver_checkpoints_resume_into_a_skip_wrapper(tmp_path, saved_by):
+    """Issue 15.8: turning "skip" on for a resumed run restores out of the box."""
+    wrap = {
+        "unwrapped": lambda opt: opt,
+        "nan": lambda opt: tf1clip.clip_gradients_by_norm(opt, 2.0),
+        "skip": lambda opt: tf1clip.clip_gradients_by_norm(opt, 2.0, on_nonfinite="skip"),
+    }
+    with tf.Graph().as_default():
+        model = Model(wrap[saved_by](adam()))
+        model.step(*GOOD)
+        if saved_by == "skip":
+            model.step(*BAD[0])
+        saved = model.state()
+        path = tf.compat.v1.train.Saver().save(model.sess, str(tmp_path / "ckpt"))
+    with tf.Graph().as_default():
+        model = Model(tf1clip.clip_gradients_by_norm(adam(), 2.0, on_nonfinite="skip"))
+        tf.compat.v1.train.Saver().restore(model.sess, path)
+        restored = model.state()
+        assert restored.pop(COUNTER) == 0
+        saved.pop(COUNTER, None)
+        _assert_state_equal(restored, saved)
+        model.step(*BAD[1])
+        assert model.sess.run(model.opt.skipped_steps) == 1
+
+
+def test_skip_counter_initializes_itself_without_local_init():
+    with tf.Graph().as_default():
+        w = tf.compat.v1.Variable(1.0, name="w")
+        g = tf.compat.v1.placeholder(tf.float32, [])
+        opt = tf1clip.clip_gradients_by_norm(adam(), 2.0, on_nonfinite="skip")
+        train = opt.apply_gradients([(g * 1.0, w)])
+        with tf.compat.v1.Session() as sess:
+            sess.run(tf.compat.v1.global_variables_initializer())
+            sess.run(train, {g: 1.0})
+            sess.run(train, {g: NAN})
+            sess.run(train, {g: INF})
+            assert sess.run(opt.skipped_steps) == 2
 
 
 def test_skip_returns_a_fetchable_train_op_in_the_collection():
@@ -320,7 +361,9 @@ _V1_SCRIPT = textwrap.dedent(
     with tf.Graph().as_default():
         w, x, step, opt, train = build(True)
         names = sorted(v.op.name for v in tf.compat.v1.global_variables())
-        assert names == sorted(plain + ["model/ClipByNormAdam_skipped_steps"]), (names, plain)
+        assert names == plain, (names, plain)
+        local = [v.op.name for v in tf.compat.v1.local_variables()]
+        assert local == ["model/ClipByNormAdam_skipped_steps"], local
         assert not isinstance(w, tf.__internal__.CompositeTensor)
         with tf.compat.v1.Session() as sess:
             sess.run(tf.compat.v1.global_variables_initializer())

@@ -11,6 +11,7 @@ from tf1clip._tf import tf
 __all__ = [
     "STATE_UPDATES",
     "attach_state_updates",
+    "run_capper",
     "defer_state_update",
     "clip_by_value_fn",
     "clip_by_norm_fn",
@@ -88,6 +89,33 @@ def attach_state_updates(train_op, name=None):
         return _run_after(train_op, builders, name=name)
 
 
+def run_capper(capper, pairs, label=None):
+    """Runs ``capper`` on ``pairs``; returns ``(pairs, updates)``.
+
+    ``updates`` lists zero-arg builders of the capper's state updates, to be
+    built after (control-dependent on) the apply, and only when the step is
+    applied; the caller owns them (nothing is left pending). A capper with a
+    ``transform_with_state(pairs) -> (pairs, update_or_None)`` method is run
+    through it; any other callable is called, and the updates the stateful
+    cappers inside it deferred (``defer_state_update``) are collected. The
+    result is checked as by ``apply_capper``.
+    """
+    label = label or _capper_name(capper)
+    with_state = getattr(capper, "transform_with_state", None)
+    if with_state is not None:
+        result, update = with_state(list(pairs))
+        return _check_result(result, pairs, label), [] if update is None else [update]
+    if not _building_session_graph():
+        return apply_capper(capper, pairs, label), []
+    pending = tf.compat.v1.get_default_graph().get_collection_ref(STATE_UPDATES)
+    start = len(pending)
+    result = apply_capper(capper, pairs, label)
+    # Taken now: under a strategy other replicas' cappers add theirs too.
+    updates = pending[start:]
+    del pending[start:]
+    return result, updates
+
+
 def _run_after(train_op, builders, name=None):
     """Builds each of ``builders`` under a control dependency on ``train_op``; groups all."""
     if not builders:
@@ -118,7 +146,10 @@ def apply_capper(capper, pairs, label=None):
     capper (or ``label``, e.g. the argument it was passed as).
     """
     label = label or _capper_name(capper)
-    result = capper(list(pairs))
+    return _check_result(capper(list(pairs)), pairs, label)
+
+
+def _check_result(result, pairs, label):
     try:
         result = clipping._check_pairs(result, arg="the result of %s" % label)
     except TypeError as err:
