@@ -1,13 +1,18 @@
 """MirroredStrategy (2 logical CPUs) against one device: optimizers x policies x models.
 
 Started by tests/test_distribute.py in a fresh process. For each policy one graph
-holds every (optimizer, model) case as an independent sub-model, so the whole
-matrix costs a few graph builds. Prints one JSON object:
-``{policy: {"single": {var: value}, "mirrored": {var: value}, "consistent": bool}}``.
+holds every case as an independent sub-model, so the whole matrix costs a few
+graph builds: (optimizer x dense/sparse/mixed), a loss-scale optimizer outside
+the wrapper (Adam, Momentum), a stateful capper (AutoClip), and a model trained
+by ``minimize()`` without ``var_list``. Saver checkpoints move between the
+one-device and the mirrored graphs both ways. Prints one JSON object:
+``{policy: {"single": {...}, "mirrored": {...}, "consistent": bool, "restored": {...}}}``.
 """
 
 import json
+import os
 import sys
+import tempfile
 
 import numpy as np
 import tensorflow as tf
@@ -28,6 +33,8 @@ OPTIMIZERS = {
     "adagrad": lambda: v1.train.AdagradOptimizer(0.1),
     "rmsprop": lambda: v1.train.RMSPropOptimizer(0.1),
 }
+EXTRA = ("lso_adam", "lso_momentum", "autoclip", "no_var_list")
+LSO = v1.train.experimental.MixedPrecisionLossScaleOptimizer
 STEPS = 3
 # Replica r trains on X[r], IDS[r]; one device on the sum of both losses.
 X = [np.array([[1.0, 2.0], [0.5, -1.0]], np.float32), np.array([[3.0, 0.0], [-2.0, 4.0]], np.float32)]
@@ -59,25 +66,48 @@ def _loss(model, variables, r):
     return tf.reduce_sum(tf.square(pred - 1.0))
 
 
+def _extra(name, policy):
+    """(model, variables, optimizer, pass var_list?) of the extra cases."""
+    with v1.variable_scope(name):
+        variables = _variables("dense")
+        if name == "no_var_list":
+            # tf.compat.v1.Variable: minimize() then collects each replica's components.
+            variables["w1"] = v1.Variable(np.full((2, 3), 0.2, np.float32), name="w1_v1")
+    clip = tf1clip.clip_gradients_by_norm
+    if name == "lso_adam":
+        opt = LSO(clip(v1.train.AdamOptimizer(0.1), 0.5, on_nonfinite=policy), "dynamic")
+    elif name == "lso_momentum":
+        opt = LSO(clip(v1.train.MomentumOptimizer(0.1, 0.9), 0.5, on_nonfinite=policy), "dynamic")
+    elif name == "autoclip":
+        capper = tf1clip.AutoClip(percentile=50.0, history_size=4)
+        opt = tf1clip.transform_gradients(v1.train.AdamOptimizer(0.1), capper, on_nonfinite=policy)
+    else:
+        opt = clip(v1.train.RMSPropOptimizer(0.1), 0.5, on_nonfinite=policy)
+    return "dense", variables, opt, name != "no_var_list"
+
+
 def _build(policy, mirrored):
-    """Builds every case in the default graph; returns the train op and the optimizers."""
+    """Builds every case in the default graph; returns the step function and the cases."""
     cases = {}
     for opt_name, make in OPTIMIZERS.items():
         for model in MODELS:
             with v1.variable_scope("%s_%s" % (opt_name, model)):
                 variables = _variables(model)
             opt = tf1clip.clip_gradients_by_norm(make(), 0.5, on_nonfinite=policy)
-            cases[(opt_name, model)] = (model, variables, opt)
+            cases[(opt_name, model)] = (model, variables, opt, True)
+    for name in EXTRA:
+        cases[name] = _extra(name, policy)
 
     def step():
         ops = []
-        for model, variables, opt in cases.values():
+        for model, variables, opt, with_var_list in cases.values():
             trained = [v for k, v in variables.items() if k != "step"]
             if mirrored:
                 loss = _loss(model, variables, _static_id())
             else:
                 loss = _loss(model, variables, 0) + _loss(model, variables, 1)
-            ops.append(opt.minimize(loss, global_step=variables["step"], var_list=trained))
+            var_list = trained if with_var_list else None
+            ops.append(opt.minimize(loss, global_step=variables["step"], var_list=var_list))
         return tf.group(*ops)
 
     return step, cases
@@ -87,36 +117,59 @@ def _static_id():
     return int(tf.get_static_value(tf.distribute.get_replica_context().replica_id_in_sync_group))
 
 
-def run(policy, mirrored):
+def run(policy, mirrored, restore_from=None, save_to=None):
     with tf.Graph().as_default():
         strategy = tf.distribute.MirroredStrategy(DEVICES) if mirrored else tf.distribute.get_strategy()
         with strategy.scope():
-            step, cases = _build(policy, mirrored)
+            step, _ = _build(policy, mirrored)
             if mirrored:
                 train = strategy.group(strategy.extended.call_for_each_replica(step))
             else:
                 train = step()
         every = v1.global_variables()
+        saver = v1.train.Saver()
         with v1.Session() as sess:
-            sess.run(v1.global_variables_initializer())
+            sess.run([v1.global_variables_initializer(), v1.local_variables_initializer()])
             for _ in range(STEPS):
                 sess.run(train)
-            values = {}
+            values = _values(sess, every)
             consistent = True
             for var in every:
-                values[var.op.name] = np.asarray(sess.run(var)).tolist()
                 if mirrored and hasattr(var, "values"):
                     parts = [sess.run(c) for c in var.values]
                     consistent = consistent and all(np.array_equal(parts[0], p) for p in parts[1:])
-    return values, consistent
+            restored = None
+            if save_to:
+                saver.save(sess, save_to)
+            if restore_from:
+                sess.run(v1.global_variables_initializer())
+                saver.restore(sess, restore_from)
+                restored = _values(sess, every)
+    return {"values": values, "consistent": consistent, "restored": restored}
+
+
+def _values(sess, variables):
+    return {var.op.name: np.asarray(sess.run(var)).tolist() for var in variables}
 
 
 def main():
     results = {}
+    tmp = tempfile.mkdtemp()
+    previous = None  # each run restores the checkpoint the previous one (other kind) saved
     for policy in POLICIES:
-        single, _ = run(policy, mirrored=False)
-        mirrored, consistent = run(policy, mirrored=True)
-        results[policy] = {"single": single, "mirrored": mirrored, "consistent": consistent}
+        single_path = os.path.join(tmp, policy + "_single")
+        mirrored_path = os.path.join(tmp, policy + "_mirrored")
+        single = run(policy, mirrored=False, restore_from=previous, save_to=single_path)
+        mirrored = run(policy, mirrored=True, restore_from=single_path, save_to=mirrored_path)
+        previous = mirrored_path
+        results[policy] = {
+            "single": single["values"],
+            "mirrored": mirrored["values"],
+            "consistent": mirrored["consistent"],
+            # mirrored restored from this single run's checkpoint, single from the previous mirrored one
+            "restored_into_mirrored": mirrored["restored"],
+            "restored_into_single": single["restored"],
+        }
     json.dump(results, sys.stdout)
     sys.stdout.write("\n")
 

@@ -26,35 +26,38 @@ def replica_id(ctx):
     return rid if static is None else int(static)
 
 
-def sum_over_replicas(ctx, values, check=None):
+def sum_over_replicas(ctx, values, variables=(), global_step=None):
     """Each replica's ``values`` summed over the replicas (the sum on every replica).
 
     ``ReplicaContext.all_reduce`` is not used: to make the sum differentiable it
     wraps dense values in a ``custom_gradient``, which in a Session graph looks
     the variables behind them up by name and fails on a replica's component
     (``w/replica_1``). The gradients summed here are never differentiated.
-    ``check``, if given, is ``(fn, args)``: ``fn`` receives ``args`` regrouped over
-    the replicas, in cross-replica context, before the sum is built.
+
+    ``variables`` (one per value, or none) are regrouped over the replicas and
+    returned as a second list: a replica's own component (what ``minimize()``
+    without ``var_list`` collects for a ``tf.compat.v1.Variable``) comes back as
+    its distributed variable; one shared by all replicas is refused.
     """
 
-    def batch_sum(strategy, per_replica, checked):
-        if check is not None:
-            check[0](*checked)
-        return strategy.extended.batch_reduce_to(tf.distribute.ReduceOp.SUM, [(v, v) for v in per_replica])
+    def batch_sum(strategy, per_replica, regrouped, step):
+        if variables and strategy.num_replicas_in_sync > 1:
+            _check_in_scope(regrouped, step)
+        summed = strategy.extended.batch_reduce_to(tf.distribute.ReduceOp.SUM, [(v, v) for v in per_replica])
+        return summed, list(regrouped)
 
-    return list(ctx.merge_call(batch_sum, args=(tuple(values), tuple(check[1]) if check else ())))
+    summed, regrouped = ctx.merge_call(batch_sum, args=(tuple(values), tuple(variables), global_step))
+    return list(summed), list(regrouped)
 
 
 def _sum_pairs(ctx, pairs, global_step):
     idx = [i for i, (g, _) in enumerate(pairs) if g is not None]
     if not idx:
         return pairs
-    check = None
-    if ctx.num_replicas_in_sync > 1:
-        check = (_check_in_scope, ([pairs[i][1] for i in idx], global_step))
+    summed, variables = sum_over_replicas(ctx, [pairs[i][0] for i in idx], [pairs[i][1] for i in idx], global_step)
     out = list(pairs)
-    for i, grad in zip(idx, sum_over_replicas(ctx, [pairs[i][0] for i in idx], check)):
-        out[i] = (grad, pairs[i][1])
+    for i, grad, var in zip(idx, summed, variables):
+        out[i] = (grad, var)
     return out
 
 
@@ -94,11 +97,8 @@ def _accepts_skip_aggregation(optimizer):
 def _check_in_scope(variables, global_step):
     """Raises ValueError for a variable every replica would update (N times).
 
-    Called in cross-replica context with the replicas' variables regrouped: a
-    strategy's variable stays distributed, the replicas' own components (what
-    ``minimize()`` without ``var_list`` collects for ``tf.compat.v1.Variable``)
-    become per-replica values; only a variable shared by all replicas comes
-    back as itself.
+    Called in cross-replica context with the replicas' variables regrouped:
+    only a variable shared by all replicas comes back as itself.
     """
     for var in variables:
         if not isinstance(var, tf.distribute.DistributedValues):
@@ -157,27 +157,25 @@ class Aggregation(object):
         """``flag`` on every replica if it holds on every replica (per-replica capping)."""
         if not self.per_replica:
             return flag
-        (bad,) = sum_over_replicas(self.ctx, [tf.cast(tf.logical_not(flag), tf.float32)])
+        (bad,), _ = sum_over_replicas(self.ctx, [tf.cast(tf.logical_not(flag), tf.float32)])
         return tf.equal(bad, 0.0)
 
-    def hand_over(self, optimizer, pairs, kwargs, local_apply):
+    def hand_over(self, optimizer, pairs, kwargs):
         """Returns (pairs, kwargs) making ``optimizer`` apply already-summed gradients once.
 
-        ``local_apply``: the apply must stay in this replica (it sits behind a
-        gate only this replica sees), so summing again through a merge call is
-        not an option.
+        Each replica applies the sum to its own copy of the variables
+        (``skip_gradients_aggregation=True``) when the optimizer accepts it. In a
+        function body (a loss-scale optimizer's conditional) a replica-local
+        apply would capture the variables' primary handles, which cannot be
+        placed with the other replicas' updates; there, and for optimizers
+        without the keyword, replica 0 hands on the sum and the others nothing,
+        and the optimizer's own cross-replica sum applies it once.
         """
         kwargs = dict(kwargs)
         if not self.sums_here:
             return pairs, kwargs
-        if _accepts_skip_aggregation(optimizer):
+        in_function = getattr(tf.compat.v1.get_default_graph(), "building_function", False)
+        if _accepts_skip_aggregation(optimizer) and not in_function:
             kwargs["skip_gradients_aggregation"] = True
             return pairs, kwargs
-        if local_apply:
-            raise ValueError(
-                "on_nonfinite='skip' under a tf.distribute strategy needs a wrapped optimizer "
-                "whose apply_gradients accepts skip_gradients_aggregation (every "
-                "tf.compat.v1.train optimizer does) or a dynamic "
-                "MixedPrecisionLossScaleOptimizer; received %s." % type(optimizer).__name__
-            )
         return _first_replica_only(self.ctx, pairs), kwargs

@@ -32,7 +32,10 @@ after the apply, only if it happened); ``counter()`` the skipped-steps variable.
 
 
 def _session_graph():
-    return _cappers._building_session_graph()
+    """True in a Session graph, including a conditional's branch built in one (a
+    loss-scale optimizer's), where a gate must not open a graph of its own: a
+    cross-replica call in the wrapped optimizer's apply would then fail."""
+    return not tf.executing_eagerly() and _cappers._graph_key() is not _cappers._EAGER
 
 
 def _switch(pred):

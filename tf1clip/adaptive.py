@@ -54,11 +54,15 @@ class _StatefulCapper(tf.Module):
         self._graph = None
 
     def _variable(self, attr, initial_value, dtype):
-        var = tf.Variable(
+        # The v1 constructor: under a strategy in a Session graph only the
+        # distributed variable joins GLOBAL_VARIABLES (tf.Variable also adds
+        # each replica's component, which the Saver would then save twice).
+        var = tf.compat.v1.Variable(
             initial_value,
             dtype=dtype,
             trainable=False,
             name=attr,
+            use_resource=True,
             aggregation=tf.VariableAggregation.ONLY_FIRST_REPLICA,
         )
         setattr(self, attr, var)
@@ -79,11 +83,41 @@ class _StatefulCapper(tf.Module):
     def _build_state(self):
         raise NotImplementedError
 
-    def __call__(self, grads_and_vars):
+    def transform_with_state(self, grads_and_vars):
+        """Returns ``(pairs, update)``: the capped pairs and a zero-arg builder of the
+        state update, to be built after (control-dependent on) the apply, and only
+        when the step is applied (see ``tf1clip.run_capper``)."""
         pairs = clipping._check_pairs(grads_and_vars)
         self._ensure_state()
         with self.name_scope:
             return self._transform(pairs)
+
+    def __call__(self, grads_and_vars):
+        """Caps ``grads_and_vars``; the state update is deferred (``defer_state_update``).
+
+        Raises:
+          RuntimeError: in a Session graph, this capper's previous update is
+            still pending: nobody attached it (``tf1clip.attach_state_updates``),
+            so its state would never have advanced.
+        """
+        self._check_attached()
+        pairs, update = self.transform_with_state(grads_and_vars)
+        self._pending = update if _cappers._building_session_graph() else None
+        _cappers.defer_state_update(update)
+        return pairs
+
+    def _check_attached(self):
+        pending = getattr(self, "_pending", None)
+        if pending is None or not _cappers._building_session_graph():
+            return
+        graph = tf.compat.v1.get_default_graph()
+        if any(b is pending for b in graph.get_collection(_cappers.STATE_UPDATES)):
+            raise RuntimeError(
+                "%s: the state update of its previous call was never attached to a train op, "
+                "so its state would not advance. Build the train op with "
+                "tf1clip.attach_state_updates(optimizer.apply_gradients(...)), "
+                "use a tf1clip optimizer decorator, or tf1clip.run_capper." % self.name
+            )
 
 
 class AutoClip(_StatefulCapper):
@@ -136,8 +170,7 @@ class AutoClip(_StatefulCapper):
                 self.count.assign(count + tf.cast(finite, tf.int64)),
             )
 
-        _cappers.defer_state_update(update)
-        return clipping._scale_pairs(pairs, scale)
+        return clipping._scale_pairs(pairs, scale), update
 
 
 def _percentile(buffer, filled, q):
@@ -258,8 +291,7 @@ class ZClip(_StatefulCapper):
                 self.count.assign(count + tf.cast(finite, tf.int64)),
             )
 
-        _cappers.defer_state_update(update)
-        return clipping._scale_pairs(pairs, scale)
+        return clipping._scale_pairs(pairs, scale), update
 
 
 class AGC(object):
@@ -388,7 +420,7 @@ class NormRecorder(_StatefulCapper):
             clipping._var_name(v).split(":")[0]: clipping.global_norm([(g, v)]) for g, v in pairs if g is not None
         }
         pre = _norm_of_norms(list(self.variable_norms.values()))
-        out = _cappers.apply_capper(self.capper, pairs) if self.capper is not None else pairs
+        out, inner_updates = _cappers.run_capper(self.capper, pairs) if self.capper is not None else (pairs, [])
         post = clipping.global_norm(out)
         clipped = post < tf.cast(pre, post.dtype) * (1.0 - 1e-6)
         steps, clipped_steps = self.steps.read_value(), self.clipped_steps.read_value()
@@ -407,9 +439,7 @@ class NormRecorder(_StatefulCapper):
                     tf.compat.v1.summary.scalar("norm/" + var_name, norm)
 
         def update():
-            return tf.group(
-                self.steps.assign(steps + 1), self.clipped_steps.assign(clipped_steps + tf.cast(clipped, tf.int64))
-            )
+            own = [self.steps.assign(steps + 1), self.clipped_steps.assign(clipped_steps + tf.cast(clipped, tf.int64))]
+            return tf.group(*own, *[u for u in (build() for build in inner_updates) if u is not None])
 
-        _cappers.defer_state_update(update)
-        return out
+        return out, update

@@ -63,28 +63,52 @@ def defer_state_update(build_update):
     return build_update()
 
 
-def attach_state_updates(train_op, name=None):
+def attach_state_updates(train_op, name=None, updates=()):
     """Returns ``train_op`` extended with the pending updates of stateful cappers.
 
-    The tf1clip decorators and ``tf1clip.contrib`` train-op builders call this
+    The tf1clip decorators and ``tf1clip.contrib`` train-op builders do this
     themselves. Call it when you apply the output of a stateful capper (such as
     ``AutoClip``, ``ZClip`` or ``NormRecorder``) with a plain optimizer::
 
         clipped = autoclip(optimizer.compute_gradients(loss))
         train_op = tf1clip.attach_state_updates(optimizer.apply_gradients(clipped))
 
-    The updates run after ``train_op`` (so after the variables were updated), once
-    per run of the returned op. Without pending updates ``train_op`` is returned
-    unchanged. Pending updates are consumed: each is attached once.
+    or, with the explicit protocol::
+
+        clipped, updates = tf1clip.run_capper(autoclip, optimizer.compute_gradients(loss))
+        train_op = tf1clip.attach_state_updates(optimizer.apply_gradients(clipped), updates=updates)
+
+    ``updates`` (from ``run_capper``) and the updates pending in the graph's
+    ``STATE_UPDATES`` collection are built after ``train_op`` (so after the
+    variables were updated), once per run of the returned op. Pending updates
+    are consumed: each is attached once. Without updates ``train_op`` is
+    returned unchanged. A stateful capper called again while its previous
+    update is still pending raises ``RuntimeError``.
+
+    Raises:
+      TypeError: ``train_op`` is not an ``Operation``/``Tensor`` (or None), or
+        ``updates`` is not a sequence of callables.
     """
+    if train_op is not None and not isinstance(train_op, (tf.Operation, tf.Tensor)) and not tf.executing_eagerly():
+        raise TypeError(
+            "`train_op` must be a tf.Operation or tf.Tensor (e.g. the result of "
+            "optimizer.apply_gradients); received %s." % clipping._describe(train_op)
+        )
+    if isinstance(updates, (str, bytes)) or not all(callable(u) for u in updates):
+        raise TypeError(
+            "`updates` must be a list of zero-argument callables (from run_capper); received %s."
+            % clipping._describe(updates)
+        )
     if train_op is None or tf.executing_eagerly():
+        for build in updates:
+            build()
         return train_op
     graph = train_op.graph
     pending = graph.get_collection_ref(STATE_UPDATES)
-    if not pending:
-        return train_op
-    builders = list(pending)
+    builders = list(updates) + list(pending)
     del pending[:]
+    if not builders:
+        return train_op
     with graph.as_default():
         return _run_after(train_op, builders, name=name)
 
@@ -214,20 +238,43 @@ def clip_by_global_norm_fn(clip_norm, name=None):
     return capper
 
 
+class _Chain(object):
+    """The capper ``chain`` returns (see there)."""
+
+    def __init__(self, cappers):
+        self.cappers = cappers
+        self.__qualname__ = "chain(%s)" % ", ".join(_capper_name(c) for c in cappers)
+
+    def transform_with_state(self, grads_and_vars):
+        """Runs each capper in order; the update builds every stateful capper's update."""
+        pairs = clipping._check_pairs(grads_and_vars)
+        updates = []
+        for capper in self.cappers:
+            pairs, more = run_capper(capper, pairs)
+            updates.extend(more)
+        if not updates:
+            return pairs, None
+
+        def update():
+            built = [build() for build in updates]
+            return tf.group(*[u for u in built if u is not None])
+
+        return pairs, update
+
+    def __call__(self, grads_and_vars):
+        pairs, update = self.transform_with_state(grads_and_vars)
+        if update is not None:
+            defer_state_update(update)
+        return pairs
+
+
 def chain(*cappers):
     """Returns a capper that applies ``cappers`` in order, like optax's ``chain``.
 
     Example: ``chain(clip_by_value_fn(-1, 1), clip_by_global_norm_fn(5.0))``.
-    Each step's result is checked to keep the variables and their order.
+    Each step's result is checked to keep the variables and their order. The
+    stateful cappers in it update their state after the apply, in order.
     """
     for i, capper in enumerate(cappers):
         _check_capper(capper, "cappers[%d]" % i)
-
-    def chained(grads_and_vars):
-        pairs = clipping._check_pairs(grads_and_vars)
-        for capper in cappers:
-            pairs = apply_capper(capper, pairs)
-        return pairs
-
-    chained.__qualname__ = "chain(%s)" % ", ".join(_capper_name(c) for c in cappers)
-    return chained
+    return _Chain(cappers)

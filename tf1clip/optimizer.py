@@ -277,9 +277,7 @@ class TransformGradientsOptimizer(_delegate.DelegatingOptimizer):
         clipped = agg.after_capper(clipped, global_step)
         if hand_on and finite is not None:
             clipped = _policies.poison(clipped, finite)
-        clipped, inner_kwargs = agg.hand_over(
-            self._optimizer, clipped, kwargs, local_apply=policy.gates_apply and not hand_on
-        )
+        clipped, inner_kwargs = agg.hand_over(self._optimizer, clipped, kwargs)
 
         def apply():
             return self._optimizer.apply_gradients(clipped, global_step=global_step, name=name, **inner_kwargs)

@@ -4,7 +4,7 @@ import numbers
 
 import numpy as np
 
-from tf1clip import cappers
+from tf1clip import _tf, cappers
 from tf1clip import clipping
 from tf1clip._tf import tf
 
@@ -47,7 +47,7 @@ def check_global_step(global_step, will_increment):
     if (
         will_increment
         and isinstance(global_step, tf.Tensor)
-        and not global_step.dtype._is_ref_dtype  # pylint: disable=protected-access
+        and not _tf.is_ref_dtype(global_step.dtype)
     ):
         raise TypeError(
             "`global_step` is the tensor %s, which cannot be incremented; pass a "
@@ -58,9 +58,9 @@ def check_global_step(global_step, will_increment):
 
 
 def call_transform(fn, grads_and_vars, arg):
-    """Applies a user's ``pairs -> pairs`` function passed as ``arg``, checking its result."""
+    """Applies a user's capper passed as ``arg``; returns ``(pairs, state updates)`` (``run_capper``)."""
     cappers._check_capper(fn, arg)
-    return cappers.apply_capper(fn, clipping._check_pairs(grads_and_vars), label="`%s`" % arg)
+    return cappers.run_capper(fn, clipping._check_pairs(grads_and_vars), label="`%s`" % arg)
 
 
 def op_name(var):

@@ -181,8 +181,9 @@ def optimize_loss(
             norm = clipping.global_norm(gradients)
             _v1.summary.scalar("global_norm/gradient_norm", norm)
 
+        state_updates = []
         if callable(clip_gradients):
-            gradients = _common.call_transform(clip_gradients, gradients, "clip_gradients")
+            gradients, state_updates = _common.call_transform(clip_gradients, gradients, "clip_gradients")
         elif clip_gradients is not None:
             gradients = clipping.clip_by_global_norm(gradients, clip_gradients, use_norm=norm)[0]
 
@@ -206,7 +207,7 @@ def optimize_loss(
             global_step=global_step if increment_global_step else None,
             name="train",
         )
-        grad_updates = cappers.attach_state_updates(grad_updates)
+        grad_updates = cappers.attach_state_updates(grad_updates, updates=state_updates)
         return _common.with_dependencies([grad_updates], loss)
 
 

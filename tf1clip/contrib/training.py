@@ -216,12 +216,14 @@ def create_train_op(
         aggregation_method=aggregation_method,
         colocate_gradients_with_ops=colocate_gradients_with_ops,
     )
+    state_updates = []
     if transform_grads_fn:
-        grads = _common.call_transform(transform_grads_fn, grads, "transform_grads_fn")
+        grads, state_updates = _common.call_transform(transform_grads_fn, grads, "transform_grads_fn")
     if summarize_gradients:
         with tf.name_scope("summarize_grads"):
             add_gradients_summaries(grads)
-    grad_updates = cappers.attach_state_updates(optimizer.apply_gradients(grads, global_step=global_step))
+    grad_updates = optimizer.apply_gradients(grads, global_step=global_step)
+    grad_updates = cappers.attach_state_updates(grad_updates, updates=state_updates)
 
     with tf.name_scope("train_op"):
         if check_numerics:
