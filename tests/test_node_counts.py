@@ -89,10 +89,12 @@ def test_global_norm_many_small_one_node_per_variable(repeat):
     n = 4 * repeat
     total, ops = _added(SMALL * repeat, _global)
     # Per batch: ConcatV2 + its axis Const + L2Loss; per variable: one Mul;
-    # once: AddN, Mul(*2), Sqrt, Reciprocal, Minimum, Sub, AddV2 and a Const.
-    assert ops == {"ConcatV2": 2, "L2Loss": 2, "Mul": n + 1, "Const": 3, "AddN": 1, "Sqrt": 1,
-                   "Reciprocal": 1, "Minimum": 1, "Sub": 1, "AddV2": 1}
-    assert total == n + 14
+    # once: AddN, Mul(*2), Sqrt, Reciprocal, Minimum, Sub, AddV2 and a Const
+    # (TF 2.21). Exact: one Mul per variable; the constant part is an upper
+    # bound, as grappler's constant handling differs between TF versions.
+    assert ops["Mul"] == n + 1 and ops["L2Loss"] == 2
+    assert set(ops) <= {"ConcatV2", "L2Loss", "Mul", "Const", "AddN"} | SCALAR_MATH
+    assert n < total <= n + 14
 
 
 @pytest.mark.parametrize("repeat", [1, 6])
@@ -102,9 +104,19 @@ def test_per_tensor_norm_many_small_one_node_per_variable(repeat):
     # Per batch: ConcatV2, Square, SegmentSum (+ Sum for rank 2) and their
     # Consts; the two norm vectors joined by one ConcatV2; one Unpack of the
     # scales; per variable: one Mul.
-    assert ops == {"ConcatV2": 3, "Square": 2, "Sum": 1, "SegmentSum": 2, "Const": 7, "Sqrt": 1,
-                   "Reciprocal": 1, "Minimum": 1, "Sub": 1, "AddV2": 1, "Unpack": 1, "Mul": n}
-    assert total == n + 21
+    # (TF 2.21: ConcatV2 3, Square 2, Sum 1, SegmentSum 2, Const 7, one each of the
+    # scalar math, Unpack 1.) Exact: one Mul per variable; the rest an upper bound.
+    assert ops["Mul"] == n and ops["Unpack"] == 1
+    assert n < total <= n + 21
+
+
+@pytest.mark.parametrize("clip", [_global, _each, _value], ids=["global", "each", "value"])
+def test_exactly_one_executed_node_per_added_variable(clip):
+    # The guarantee, on every TensorFlow version: six times the variables cost
+    # exactly one more executed node per added variable.
+    few, _ = _added(SMALL, clip)
+    many, _ = _added(SMALL * 6, clip)
+    assert many - few == len(SMALL) * 5
 
 
 @pytest.mark.parametrize("shapes", [SMALL * 3, LARGE], ids=["small", "large"])
