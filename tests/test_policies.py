@@ -131,34 +131,38 @@ def test_check_reads_the_norm_and_falls_back_to_the_exact_test(value, finite):
         assert bool(_run_check(check, value, g)) is finite
 
 
-def test_each_policy_alone():
+def test_the_three_policies_share_one_interface():
     assert set(_policies.POLICIES) == {"nan", "skip", "raise"}
     for name, cls in _policies.POLICIES.items():
-        policy = cls()
-        assert policy.name == name
-        with tf.Graph().as_default():
-            g, w, pairs = _pairs()
-            check = policy.check(pairs, pairs, lambda p: p, hand_on=False)
-            assert (check is None) == (name == "nan")
-            applied = []
+        assert cls.name == name and callable(cls.check) and callable(cls.run)
 
-            def apply():
-                applied.append(1)
-                return w.assign_add(tf.ones([2]), read_value=False)
 
-            counter = v1.Variable(0, dtype=tf.int64, name="c")
-            finite = None if check is None else check.finite()
-            train = policy.run(_policies.Step(apply, check, finite, [], lambda: counter))
-            assert applied == [1]
-            with v1.Session() as sess:
-                sess.run(v1.global_variables_initializer())
-                sess.run(train, {g: [1.0, 1.0]})
-                assert sess.run(w).tolist() == [2.0, 3.0]
-                if name == "raise":
-                    with pytest.raises(tf.errors.InvalidArgumentError, match="the gradient of w:0 holds"):
-                        sess.run(train, {g: [NAN, 1.0]})
-                else:
+@pytest.mark.parametrize("name", ["nan", "skip", "raise"])
+def test_each_policy_alone(name):
+    policy = _policies.POLICIES[name]()
+    with tf.Graph().as_default():
+        g, w, pairs = _pairs()
+        check = policy.check(pairs, pairs, lambda p: p, hand_on=False)
+        assert (check is None) == (name == "nan")
+        applied = []
+
+        def apply():
+            applied.append(1)
+            return w.assign_add(tf.ones([2]), read_value=False)
+
+        counter = v1.Variable(0, dtype=tf.int64, name="c")
+        finite = None if check is None else check.finite()
+        train = policy.run(_policies.Step(apply, check, finite, [], lambda: counter))
+        assert applied == [1]
+        with v1.Session() as sess:
+            sess.run(v1.global_variables_initializer())
+            sess.run(train, {g: [1.0, 1.0]})
+            assert sess.run(w).tolist() == [2.0, 3.0]
+            if name == "raise":
+                with pytest.raises(tf.errors.InvalidArgumentError, match="the gradient of w:0 holds"):
                     sess.run(train, {g: [NAN, 1.0]})
-                expected = [3.0, 4.0] if name == "nan" else [2.0, 3.0]
-                assert sess.run(w).tolist() == expected
-                assert sess.run(counter) == (1 if name == "skip" else 0)
+            else:
+                sess.run(train, {g: [NAN, 1.0]})
+            expected = [3.0, 4.0] if name == "nan" else [2.0, 3.0]
+            assert sess.run(w).tolist() == expected
+            assert sess.run(counter) == (1 if name == "skip" else 0)

@@ -169,8 +169,8 @@ class TransformGradientsOptimizer(_delegate.DelegatingOptimizer):
         self._optimizer = optimizer
         self._transform_grads_fn = transform_grads_fn
         self._policy = _policies.POLICIES[on_nonfinite]()
-        self._skip_counters = weakref.WeakKeyDictionary()
-        self._step_norms = weakref.WeakKeyDictionary()
+        self._skip_counters: "weakref.WeakKeyDictionary[Any, Any]" = weakref.WeakKeyDictionary()
+        self._step_norms: "weakref.WeakKeyDictionary[Any, GradientNorms]" = weakref.WeakKeyDictionary()
         self._warned_per_replica = False
 
     _tf1clip_sums_once = True  # apply_gradients takes skip_gradients_aggregation
