@@ -121,7 +121,6 @@ class NanPolicy(object):
 
     name = "nan"
     needs_agreement = False
-    gates_apply = False
 
     def check(self, pairs, clipped, capper, hand_on):
         # Handed on, a non-finite input must reach the inner optimizer as NaN.
@@ -136,7 +135,6 @@ class SkipPolicy(object):
 
     name = "skip"
     needs_agreement = True
-    gates_apply = True
 
     def check(self, pairs, clipped, capper, hand_on):
         return Check(pairs, clipped, capper, with_output=not hand_on)
@@ -213,7 +211,6 @@ class RaisePolicy(object):
 
     name = "raise"
     needs_agreement = False
-    gates_apply = True
 
     def check(self, pairs, clipped, capper, hand_on):
         return Check(pairs, clipped, capper, with_output=True)

@@ -5,8 +5,12 @@ with that contract is one; the factories here build cappers from the clipping
 functions, and ``chain`` composes several into one.
 """
 
+from typing import Any, Callable, List, Optional, Sequence, Tuple
+
 from tf1clip import clipping
 from tf1clip._tf import tf
+
+Pairs = List[Tuple[Any, Any]]
 
 __all__ = [
     "STATE_UPDATES",
@@ -48,7 +52,7 @@ def _building_session_graph():
     return not getattr(tf.compat.v1.get_default_graph(), "building_function", False)
 
 
-def defer_state_update(build_update):
+def defer_state_update(build_update: Callable[[], Any]) -> Any:
     """Runs ``build_update()`` (which creates a stateful capper's update ops) at the right time.
 
     In eager mode and inside ``tf.function`` the update is built now: it then runs
@@ -63,7 +67,7 @@ def defer_state_update(build_update):
     return build_update()
 
 
-def attach_state_updates(train_op, name=None, updates=()):
+def attach_state_updates(train_op: Any, name: Optional[str] = None, updates: Sequence[Callable[[], Any]] = ()) -> Any:
     """Returns ``train_op`` extended with the pending updates of stateful cappers.
 
     The tf1clip decorators and ``tf1clip.contrib`` train-op builders do this
@@ -113,7 +117,9 @@ def attach_state_updates(train_op, name=None, updates=()):
         return _run_after(train_op, builders, name=name)
 
 
-def run_capper(capper, pairs, label=None):
+def run_capper(
+    capper: Callable, pairs: Sequence[Tuple[Any, Any]], label: Optional[str] = None
+) -> Tuple[Pairs, List[Callable[[], Any]]]:
     """Runs ``capper`` on ``pairs``; returns ``(pairs, updates)``.
 
     ``updates`` lists zero-arg builders of the capper's state updates, to be
@@ -162,7 +168,7 @@ def _check_capper(capper, arg):
     return capper
 
 
-def apply_capper(capper, pairs, label=None):
+def apply_capper(capper: Callable, pairs: Sequence[Tuple[Any, Any]], label: Optional[str] = None) -> Pairs:
     """Calls ``capper(pairs)`` and checks it returned the same variables in order.
 
     Raises ``TypeError`` when the result is not a list of pairs and
@@ -192,7 +198,7 @@ def _check_result(result, pairs, label):
     return result
 
 
-def clip_by_value_fn(clip_value_min, clip_value_max, name=None):
+def clip_by_value_fn(clip_value_min: Any, clip_value_max: Any, name: Optional[str] = None) -> Callable:
     """Returns a capper applying ``tf1clip.clip_by_value``; bounds are checked now."""
     clipping._check_bound(clip_value_min, "clip_value_min")
     clipping._check_bound(clip_value_max, "clip_value_max")
@@ -205,7 +211,7 @@ def clip_by_value_fn(clip_value_min, clip_value_max, name=None):
     return capper
 
 
-def clip_by_norm_fn(clip_norm, name=None):
+def clip_by_norm_fn(clip_norm: Any, name: Optional[str] = None) -> Callable:
     """Returns a capper applying ``tf1clip.clip_by_norm`` (each tensor on its own)."""
     clipping._check_clip_norm(clip_norm)
 
@@ -216,7 +222,7 @@ def clip_by_norm_fn(clip_norm, name=None):
     return capper
 
 
-def clip_by_average_norm_fn(clip_norm, name=None):
+def clip_by_average_norm_fn(clip_norm: Any, name: Optional[str] = None) -> Callable:
     """Returns a capper applying ``tf1clip.clip_by_average_norm``."""
     clipping._check_clip_norm(clip_norm)
 
@@ -227,7 +233,7 @@ def clip_by_average_norm_fn(clip_norm, name=None):
     return capper
 
 
-def clip_by_global_norm_fn(clip_norm, name=None):
+def clip_by_global_norm_fn(clip_norm: Any, name: Optional[str] = None) -> Callable:
     """Returns a capper applying ``tf1clip.clip_by_global_norm`` (the norm is dropped)."""
     clipping._check_clip_norm(clip_norm)
 
@@ -268,7 +274,7 @@ class _Chain(object):
         return pairs
 
 
-def chain(*cappers):
+def chain(*cappers: Callable) -> Callable:
     """Returns a capper that applies ``cappers`` in order, like optax's ``chain``.
 
     Example: ``chain(clip_by_value_fn(-1, 1), clip_by_global_norm_fn(5.0))``.

@@ -136,13 +136,18 @@ class TransformGradientsOptimizer(_delegate.DelegatingOptimizer):
     * ``"skip"``: the wrapped optimizer's whole update is skipped: weights,
       slots, non-slot variables (Adam's ``beta1_power``...) and
       ``global_step`` are left untouched, and the int64 variable
-      ``<name>_skipped_steps`` (``skipped_steps``) is incremented. When a
-      dynamic ``MixedPrecisionLossScaleOptimizer`` is wrapped, the step is
-      instead handed to it as all-NaN gradients, so that it skips the step
-      and lowers the loss scale.
+      ``<name>_skipped_steps`` (``skipped_steps``, a local variable) is
+      incremented; stateful cappers' state is left as well.
     * ``"raise"``: the step fails with ``tf.errors.InvalidArgumentError``
       naming the first variable whose gradient is not finite; nothing is
       updated.
+
+    When the wrapped optimizer handles non-finite steps itself (a dynamic
+    ``MixedPrecisionLossScaleOptimizer``, or a tf1clip wrapper whose policy is
+    not ``"nan"``), a step whose input gradients are not finite is handed to
+    it as all-NaN gradients whatever the capper made of them (with ``"skip"``
+    it is also counted here). ``"skip"`` around a ``SyncReplicasOptimizer`` is
+    refused (nest the other way).
 
     Build it with ``transform_gradients`` or ``clip_gradients_by_norm``.
     """
@@ -349,14 +354,14 @@ class TransformGradientsOptimizer(_delegate.DelegatingOptimizer):
 
 
 def transform_gradients(
-    optimizer,
-    transform_grads_fn,
-    name=None,
+    optimizer: Any,
+    transform_grads_fn: Callable,
+    name: Optional[str] = None,
     *,
-    on_nonfinite="nan",
-    clip_stage="aggregated",
-    report_norms=False,
-):
+    on_nonfinite: str = "nan",
+    clip_stage: str = "aggregated",
+    report_norms: Union[bool, str] = False,
+) -> "TransformGradientsOptimizer":
     """Returns ``optimizer`` wrapped so that ``transform_grads_fn`` runs in ``apply_gradients``.
 
     The capper runs once per step, after the wrapped optimizer's
@@ -397,7 +402,8 @@ def transform_gradients(
       TypeError: ``optimizer`` is not a v1 optimizer instance, or
         ``transform_grads_fn`` is not callable.
       ValueError: an unknown ``on_nonfinite``, ``clip_stage`` or
-        ``report_norms`` value.
+        ``report_norms`` value, or ``on_nonfinite="skip"`` around a
+        ``SyncReplicasOptimizer``.
     """
     return TransformGradientsOptimizer(
         optimizer,
@@ -410,13 +416,13 @@ def transform_gradients(
 
 
 def clip_gradients_by_norm(
-    optimizer,
-    clip_norm,
+    optimizer: Any,
+    clip_norm: Any,
     *,
-    on_nonfinite="nan",
-    clip_stage="aggregated",
-    report_norms=False,
-):
+    on_nonfinite: str = "nan",
+    clip_stage: str = "aggregated",
+    report_norms: Union[bool, str] = False,
+) -> "TransformGradientsOptimizer":
     """Returns ``optimizer`` wrapped to clip gradients by their GLOBAL norm.
 
     This is ``tf.contrib.estimator.clip_gradients_by_norm``: despite its name it
