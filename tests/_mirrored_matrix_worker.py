@@ -133,11 +133,10 @@ def run(policy, mirrored, restore_from=None, save_to=None):
             for _ in range(STEPS):
                 sess.run(train)
             values = _values(sess, every)
-            consistent = True
-            for var in every:
-                if mirrored and hasattr(var, "values"):
-                    parts = [sess.run(c) for c in var.values]
-                    consistent = consistent and all(np.array_equal(parts[0], p) for p in parts[1:])
+            # One run for every replica's copy (each distinct fetch list costs a graph prune).
+            components = [list(var.values) for var in every if mirrored and hasattr(var, "values")]
+            fetched = sess.run(components)
+            consistent = all(all(np.array_equal(p[0], q) for q in p[1:]) for p in fetched)
             restored = None
             if save_to:
                 saver.save(sess, save_to)
@@ -149,7 +148,8 @@ def run(policy, mirrored, restore_from=None, save_to=None):
 
 
 def _values(sess, variables):
-    return {var.op.name: np.asarray(sess.run(var)).tolist() for var in variables}
+    fetched = sess.run(list(variables))
+    return {var.op.name: np.asarray(value).tolist() for var, value in zip(variables, fetched)}
 
 
 def main():
