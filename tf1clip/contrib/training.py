@@ -9,6 +9,7 @@ import numbers
 
 import numpy as np
 
+from tf1clip import _validate
 from tf1clip import cappers
 from tf1clip import clipping
 from tf1clip import optimizer as _optimizer
@@ -62,14 +63,14 @@ def clip_gradient_norms(gradients_to_variables, max_norm):
       ValueError: a static ``max_norm`` <= 0 (contrib flipped or zeroed the
         gradients).
     """
-    pairs = clipping._check_pairs(gradients_to_variables, arg="gradients_to_variables")
-    clipping._check_clip_norm(max_norm, "max_norm")
+    pairs = _validate.check_pairs(gradients_to_variables, arg="gradients_to_variables")
+    _validate.check_clip_norm(max_norm, "max_norm")
     return clipping.clip_by_norm(pairs, max_norm)
 
 
 def clip_gradient_norms_fn(max_norm):
     """Returns ``pairs -> clip_gradient_norms(pairs, max_norm)``, for ``transform_grads_fn``."""
-    clipping._check_clip_norm(max_norm, "max_norm")
+    _validate.check_clip_norm(max_norm, "max_norm")
 
     def clip_norms(gradients_to_variables):
         return clip_gradient_norms(gradients_to_variables, max_norm)
@@ -118,7 +119,7 @@ def _check_variables_to_train(variables_to_train):
         if not variables_to_train:
             raise ValueError("There are no trainable variables to train.")
         return variables_to_train
-    variables_to_train = list(variables_to_train)
+    variables_to_train = _validate.iterable(variables_to_train, "variables_to_train", "variables")
     if not variables_to_train:
         raise ValueError("`variables_to_train` is empty: give at least one variable to train.")
     trainable_ids = {id(v) for v in trainable}
@@ -126,7 +127,7 @@ def _check_variables_to_train(variables_to_train):
         if not (getattr(var, "trainable", False) or id(var) in trainable_ids):
             raise ValueError(
                 "`variables_to_train` must hold trainable variables; %s is not one."
-                % clipping._var_name(var)
+                % _validate.var_name(var)
             )
     return variables_to_train
 
@@ -186,7 +187,10 @@ def create_train_op(
       ValueError: ``variables_to_train`` is empty or holds a non-trainable
         variable (contrib used ``assert``).
     """
+    total_loss = _common.check_loss(total_loss, "total_loss")
     _check_optimizer(optimizer)
+    if update_ops is not None:
+        update_ops = _common.check_ops(update_ops, "update_ops")
     if _is_default_step(global_step):
         global_step = framework.get_or_create_global_step()
     elif global_step is not None:
