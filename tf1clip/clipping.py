@@ -216,10 +216,10 @@ def _scaled_alone(grad):
     return not shape.is_fully_defined() or shape.num_elements() > _ALONE_MIN_ELEMENTS
 
 
-def _alone_scale(grad, half_limit, acc_dtype):
+def _alone_scale(grad, half_limit, one):
     """min(limit / ||g||, 1) of one gradient from its own norm: ``half_limit`` is limit / sqrt(2)."""
-    half_sq = _norms.half_sq_norm(grad, acc_dtype)
-    scale = tf.minimum(half_limit * tf.math.rsqrt(half_sq), tf.constant(1, acc_dtype))
+    half_sq = _norms.half_sq_norm(grad, one.dtype)
+    scale = tf.minimum(half_limit * tf.math.rsqrt(half_sq), one)
     return _norms.nan_if_nonfinite(scale, half_sq)
 
 
@@ -279,11 +279,12 @@ def _clip_each(pairs, clip_norm, acc_dtype, sizes=None):
     factor = {}
     if alone:
         root_half = tf.constant(math.sqrt(0.5), acc_dtype)
+        one = tf.constant(1, acc_dtype)
         shared = clip_norm * root_half if sizes is None else None
         for i in alone:
+            half_limit = shared if shared is not None else limits[i] * root_half
             with _pairs.colocate(grads[i]):
-                half_limit = shared if shared is not None else limits[i] * root_half
-                factor[i] = _alone_scale(grads[i], half_limit, acc_dtype)
+                factor[i] = _alone_scale(grads[i], half_limit, one)
     rest = [i for i in range(len(grads)) if i not in factor]
     if rest:
         if sizes is None:
