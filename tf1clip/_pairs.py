@@ -140,8 +140,10 @@ def units(variables):
 
 def partition_axis(variables):
     """The axis the partitions of one variable are split along (None for a single partition)."""
-    offsets = [slice_info(v)[2] for v in variables]
-    axes = {a for off in offsets for a, o in enumerate(off) if o != 0}
+    axes = set()
+    for var in variables:
+        _, full_shape, _ = slice_info(var)
+        axes.update(a for a, (n, full) in enumerate(zip(var.shape.as_list(), full_shape)) if n != full)
     if len(axes) > 1:
         raise ValueError(
             "tf1clip: the partitions of %s are split along several axes %s; only one "
