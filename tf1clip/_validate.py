@@ -245,6 +245,16 @@ def check_int(value, arg, low):
     return int(value)
 
 
+def check_capper(capper, arg):
+    """``capper`` when callable, else ``TypeError`` naming ``arg``."""
+    if not callable(capper):
+        raise TypeError(
+            "`%s` must be a callable taking and returning a list of (gradient, "
+            "variable) pairs; received %s." % (arg, describe(capper))
+        )
+    return capper
+
+
 def check_patterns(patterns, arg):
     """Compiles a list of regular expressions; TypeError/ValueError naming ``arg``."""
     if isinstance(patterns, (str, bytes)) or not isinstance(patterns, collections.abc.Iterable):

@@ -13,9 +13,13 @@ and gives back a new list with the same variables in the same order, ready for
   ``sum_duplicate_indices`` merges repeated rows first when that matters;
 * norms are accumulated in float32 whatever the gradient dtypes (float16 and
   bfloat16 are cast up first), and the sum across tensors in float64 when any
-  gradient is float64; scales are cast back to each gradient's dtype;
-* a ``clip_norm`` may be a Python or NumPy number or a 0-d tensor and must be
-  > 0; a clip_norm that is statically ``inf`` returns the gradients unchanged;
+  gradient is float64; a gradient is multiplied in its own dtype, float16 and
+  bfloat16 in float32 (cast back once);
+* a ``clip_norm`` may be a real number (made a constant of the accumulation
+  dtype, never passed through float32) or a 0-d tensor and must be > 0; a
+  clip_norm that is statically ``inf`` returns the gradients unchanged;
+* the partitions of a ``PartitionedVariable`` are one tensor to the per-tensor
+  functions (``clip_by_norm``, ``clip_by_average_norm``);
 * a non-finite norm (a gradient holding ``inf`` or ``nan``) turns the clipped
   gradients it governs into NaN, TensorFlow's rule since 1.14, which is what
   lets a loss-scale optimizer see the overflow and skip the step;
@@ -26,7 +30,9 @@ multiply per gradient, the scale arithmetic done once on a vector, one
 ``ClipByValue`` per gradient, and the norms reduced by batch: small dense
 gradients that share a device, a dtype and their trailing dimensions are
 concatenated so that one reduction covers them all; larger ones and
-``IndexedSlices`` get one ``L2Loss`` each.
+``IndexedSlices`` get one ``L2Loss`` each. In the per-tensor functions a
+gradient of more than ``_ALONE_MIN_ELEMENTS`` elements is scaled as soon as
+its own norm exists, without waiting for the others.
 """
 
 import math

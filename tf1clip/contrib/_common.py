@@ -100,7 +100,7 @@ def check_global_step(global_step, will_increment):
 
 def call_transform(fn, grads_and_vars, arg):
     """Applies a user's ``pairs -> pairs`` function passed as ``arg``, checking its result."""
-    cappers._check_capper(fn, arg)
+    _validate.check_capper(fn, arg)
     return cappers.apply_capper(fn, _validate.check_pairs(grads_and_vars), label="`%s`" % arg)
 
 
