@@ -681,3 +681,21 @@ def test_large_gradient_alone_executes_seven_nodes(n):
 
     added = _executed(build(True)) - _executed(build(False))
     assert added == 7 * n + 2  # + two shared constants: limit / sqrt 2 and 1
+
+
+@pytest.mark.parametrize("policy", ["nan", "skip", "raise"])
+def test_decorator_keeps_float64_range_and_float16_scale(policy):
+    cases = [(np.float64, 1e100, 5e100), (np.float64, 1e-50, 5e-50), (np.float16, 1e-3, 6e4)]
+    for dtype, limit, norm in cases:
+        g = np.array([0.6 * norm, 0.8 * norm]).astype(dtype)
+        with tf.Graph().as_default():
+            w = tf.compat.v1.get_variable("w", initializer=np.zeros(2, dtype))
+            opt = tf1clip.clip_gradients_by_norm(
+                tf.compat.v1.train.GradientDescentOptimizer(1.0), limit, on_nonfinite=policy)
+            train = opt.minimize(tf.reduce_sum(w * g))
+            with tf.compat.v1.Session() as sess:
+                sess.run(tf.compat.v1.global_variables_initializer())
+                sess.run(train)
+                got = sess.run(w).astype(np.float64)
+        exact = -g.astype(np.float64) * (limit / np.sqrt(np.sum(np.square(g.astype(np.float64)))))
+        np.testing.assert_allclose(got, exact, rtol=2e-3 if dtype == np.float16 else 1e-12)

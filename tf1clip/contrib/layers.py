@@ -322,21 +322,20 @@ def _make_optimizer(optimizer, lr, learning_rate):
 
 def _add_scaled_noise_to_gradients(grads_and_vars, gradient_noise_scale):
     """Adds ``truncated_normal * scale`` to each gradient; ``IndexedSlices`` become dense."""
-    noisy = []
-    for grad, var in grads_and_vars:
-        if grad is not None:
-            if isinstance(grad, tf.IndexedSlices):
-                shape = grad.dense_shape
-            elif grad.shape.is_fully_defined():
-                shape = grad.shape
-            else:
-                shape = tf.shape(grad)
-            dtype = grad.dtype.base_dtype
-            noise = tf.random.truncated_normal(shape, dtype=dtype)
-            noise = noise * tf.cast(gradient_noise_scale, dtype)
-            grad = tf.convert_to_tensor(grad) + noise
-        noisy.append((grad, var))
-    return noisy
+
+    def add_noise(grad, _):
+        if isinstance(grad, tf.IndexedSlices):
+            shape = grad.dense_shape
+        elif grad.shape.is_fully_defined():
+            shape = grad.shape
+        else:
+            shape = tf.shape(grad)
+        dtype = grad.dtype.base_dtype
+        noise = tf.random.truncated_normal(shape, dtype=dtype)
+        noise = noise * tf.cast(gradient_noise_scale, dtype)
+        return tf.convert_to_tensor(grad) + noise
+
+    return _pairs.map_gradients(grads_and_vars, add_noise)
 
 
 def _multiply_gradients(grads_and_vars, gradient_multipliers):
@@ -403,8 +402,9 @@ def adaptive_clipping_fn(
     if epsilon_value is not None and not epsilon_value > 0:
         raise ValueError("`epsilon` must be > 0; received %r." % (epsilon,))
     _validate.static_scalar(std_factor, "std_factor")
+    static_limit = None
     if static_max_norm is not None:
-        _validate.check_clip_norm(static_max_norm, "static_max_norm")
+        static_limit, _ = _validate.check_clip_norm(static_max_norm, "static_max_norm")
 
     def gradient_clipping(grads_and_vars):
         pairs = _validate.check_pairs(grads_and_vars)
@@ -414,7 +414,8 @@ def adaptive_clipping_fn(
             _v1.summary.scalar("global_norm/adaptive_max_gradient_norm", max_norm)
         factor = tf.where(norm < max_norm, tf.ones_like(norm), tf.exp(log_mean) / norm)
         if static_max_norm is not None:
-            factor = tf.minimum(tf.cast(static_max_norm, norm.dtype) / norm, factor)
+            limit = _validate.scalar_tensor(static_max_norm, static_limit, norm.dtype, "static_max_norm")
+            factor = tf.minimum(limit / norm, factor)
         return _pairs.scale_pairs(pairs, factor)
 
     return gradient_clipping
