@@ -4,6 +4,8 @@
 into ``tf1clip.contrib.framework.get_global_step()``.
 """
 
+from typing import Any, Optional
+
 from tf1clip._tf import tf
 
 __all__ = ["get_global_step", "get_or_create_global_step"]
@@ -19,7 +21,7 @@ def _check_graph(graph):
     return graph
 
 
-def get_global_step(graph=None):
+def get_global_step(graph: Optional[Any] = None) -> Optional[Any]:
     """Returns the global step variable of ``graph`` (default graph), or ``None``.
 
     ``tf.compat.v1.train.get_global_step``, plus one case it gets wrong on TF
@@ -41,7 +43,7 @@ def get_global_step(graph=None):
     return _v1.train.get_global_step(graph)
 
 
-def get_or_create_global_step(graph=None):
+def get_or_create_global_step(graph: Optional[Any] = None) -> Any:
     """Returns the global step of ``graph`` (see ``get_global_step``), creating it if missing.
 
     A new step is TensorFlow's: an int64 variable ``global_step`` in the

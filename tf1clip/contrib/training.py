@@ -6,6 +6,7 @@ which use the global norm.
 """
 
 import numbers
+from typing import Any, Callable, Dict, Iterable, List, Tuple
 
 import numpy as np
 
@@ -31,7 +32,7 @@ _v1 = tf.compat.v1
 _USE_GLOBAL_STEP = 0
 
 
-def add_gradients_summaries(grads_and_vars):
+def add_gradients_summaries(grads_and_vars: Iterable[Tuple[Any, Any]]) -> List[Any]:
     """Adds a histogram ``<var>_gradient`` and a scalar ``<var>_gradient_norm`` per gradient.
 
     ``<var>`` is ``var.op.name``; ``IndexedSlices`` are summarised by their
@@ -44,7 +45,9 @@ def add_gradients_summaries(grads_and_vars):
     return _common.add_gradients_summaries(grads_and_vars, "_")
 
 
-def clip_gradient_norms(gradients_to_variables, max_norm):
+def clip_gradient_norms(
+    gradients_to_variables: Iterable[Tuple[Any, Any]], max_norm: Any
+) -> List[Tuple[Any, Any]]:
     """Clips each gradient to L2 norm ``max_norm`` on its own (``tf1clip.clip_by_norm``).
 
     Per tensor, as contrib: ``g * min(max_norm / ||g||, 1)``. For
@@ -68,7 +71,7 @@ def clip_gradient_norms(gradients_to_variables, max_norm):
     return clipping.clip_by_norm(pairs, max_norm)
 
 
-def clip_gradient_norms_fn(max_norm):
+def clip_gradient_norms_fn(max_norm: Any) -> Callable[[Any], List[Tuple[Any, Any]]]:
     """Returns ``pairs -> clip_gradient_norms(pairs, max_norm)``, for ``transform_grads_fn``."""
     _validate.check_clip_norm(max_norm, "max_norm")
 
@@ -78,7 +81,9 @@ def clip_gradient_norms_fn(max_norm):
     return clip_norms
 
 
-def multiply_gradients(grads_and_vars, gradient_multipliers):
+def multiply_gradients(
+    grads_and_vars: List[Tuple[Any, Any]], gradient_multipliers: Dict[Any, Any]
+) -> List[Tuple[Any, Any]]:
     """Multiplies the gradients of selected variables.
 
     Args:
