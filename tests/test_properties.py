@@ -22,7 +22,7 @@ RTOL = {"float16": 2 ** -10, "bfloat16": 2 ** -7, "float32": 4e-6, "float64": 1e
 EXPONENTS = {"float16": (-2, 2), "bfloat16": (-12, 12), "float32": (-12, 12), "float64": (-100, 100)}
 ATOL = {"float16": 2 ** -24, "bfloat16": 1e-38, "float32": 1e-38, "float64": 1e-300}
 
-SETTINGS = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=50, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @st.composite
