@@ -20,7 +20,7 @@ def describe(value, limit=80):
     """``"<type> <repr>"``, the repr cut to ``limit`` characters."""
     try:
         text = repr(value)
-    except Exception:  # noqa: BLE001 - a broken __repr__ must not hide the real error
+    except Exception:  # a broken __repr__ must not hide the real error
         text = "<unprintable>"
     if len(text) > limit:
         text = text[: limit - 3] + "..."

@@ -260,6 +260,15 @@ def _vector_scales(grads, units, limits, acc_dtype):
     return _norms.nan_if_nonfinite(scales, norms), {i: k for k, i in enumerate(order)}
 
 
+def _average_limits(grads, full, partitioned, clip_norm, acc_dtype):
+    """clip_norm * size of each gradient's variable (the whole variable for a partition)."""
+    limits = []
+    for i, grad in enumerate(grads):
+        size = _pairs.full_size(full[i][1]) if i in partitioned else None
+        limits.append(clip_norm * (size if size is not None else _num_elements(grad, acc_dtype)))
+    return limits
+
+
 def _clip_each(pairs, clip_norm, acc_dtype, sizes=None):
     """Scales each gradient by min(limit / ||unit||, 1): ``limit`` is ``clip_norm`` (times
     the unit's size with ``sizes``), ``unit`` the variable the user made (the whole
@@ -277,10 +286,7 @@ def _clip_each(pairs, clip_norm, acc_dtype, sizes=None):
     if sizes is None:
         limits = [clip_norm] * len(grads)
     else:
-        limits = []
-        for i, grad in enumerate(grads):
-            size = _pairs.full_size(full[i][1]) if i in partitioned else None
-            limits.append(clip_norm * (size if size is not None else _num_elements(grad, acc_dtype)))
+        limits = _average_limits(grads, full, partitioned, clip_norm, acc_dtype)
     alone = [i for i, g in enumerate(grads) if i not in partitioned and _scaled_alone(g)]
     factor = {}
     if alone:
