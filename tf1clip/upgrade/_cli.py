@@ -111,6 +111,7 @@ def main(argv=None) -> int:
                    upgrade_compat_v1_import=not args.no_upgrade_compat_v1_import)
     try:
         from tf1clip.upgrade import _convert
+        from tf1clip.upgrade import _engine  # noqa: F401 - fails early, with what to install
 
         if args.input_file:
             results = [_convert.upgrade_file(args.input_file, None if args.in_place else args.output_file,

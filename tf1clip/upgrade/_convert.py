@@ -15,6 +15,7 @@ from typing import List, NamedTuple, Optional
 from tf1clip.upgrade._fixes import finish
 from tf1clip.upgrade._results import FileResult
 from tf1clip.upgrade._results import LogEntry
+from tf1clip.upgrade._results import TensorFlowMissing
 from tf1clip.upgrade._tables import ERROR
 from tf1clip.upgrade._tables import INFO
 
@@ -221,6 +222,8 @@ def upgrade_file(input_file: str, output_file: Optional[str] = None, mode: str =
         new = data
         result.status = "failed"
         result.log = [LogEntry(ERROR, 0, 0, "%s; the file was left unchanged." % err)]
+    except TensorFlowMissing:
+        raise
     except Exception as err:  # noqa: BLE001 - a bug must not stop the other files of a tree
         new = data
         result.status = "crashed"

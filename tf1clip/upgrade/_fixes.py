@@ -161,17 +161,37 @@ def _legacy_keras_lines(scan, first, text, log):
     return ([line], True) if imports_os else (["import os", line], False)
 
 
+# tf1clip.contrib modules that ``import tf1clip.contrib`` does not import itself.
+_SEPARATE_MODULES = ("losses", "metrics", "mixed_precision")
+
+
 def _tf1clip_import_line(tree, scan, anchor, log):
     if not scan.tf1clip_uses:
         return []
-    contrib = any(use.startswith("tf1clip.contrib") for use in scan.tf1clip_uses)
-    needed = "tf1clip.contrib" if contrib else "tf1clip"
+    needed = []
+    for use in scan.tf1clip_uses:
+        parts = use.split(".")
+        if len(parts) > 2 and parts[1] == "contrib" and parts[2] in _SEPARATE_MODULES:
+            module = "tf1clip.contrib." + parts[2]
+        elif len(parts) > 1 and parts[1] == "contrib":
+            module = "tf1clip.contrib"
+        else:
+            module = "tf1clip"
+        if module not in needed:
+            needed.append(module)
+    if len(needed) > 1 and "tf1clip" in needed:
+        needed.remove("tf1clip")
     imported = [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
                 for alias in node.names if alias.asname is None]
-    if any(name == needed or name.startswith(needed + ".") for name in imported):
-        return []
-    _log_at(log, INFO, anchor, "Added 'import %s' for the tf1clip calls." % needed)
-    return ["import " + needed]
+    lines = []
+    for module in sorted(needed):
+        if any(name == module or name.startswith(module + ".") for name in imported):
+            continue
+        if module == "tf1clip.contrib" and any(n.startswith("tf1clip.contrib.") for n in needed):
+            continue
+        _log_at(log, INFO, anchor, "Added 'import %s' for the tf1clip calls." % module)
+        lines.append("import " + module)
+    return lines
 
 
 def _graph_mode_line(scan, tf_alias, tf_stmt, log):
