@@ -25,12 +25,16 @@ def _all_finite(grads):
     return tf.reduce_all(finite)
 
 
-class ExponentialUpdateLossScale(tf.compat.v1.mixed_precision.LossScale):
-    """contrib's exponential-update loss-scale policy for ``MixedPrecisionLossScaleOptimizer``."""
+class ExponentialUpdateLossScale(tf.compat.v1.mixed_precision.DynamicLossScale):
+    """contrib's exponential-update loss-scale policy for ``MixedPrecisionLossScaleOptimizer``.
+
+    A ``DynamicLossScale`` subclass because the optimizer updates (and skips steps
+    for) only those; ``DynamicLossScale``'s own variables and rule are not used.
+    """
 
     def __init__(self, init_loss_scale: float, incr_every_n_steps: int, decr_every_n_nan_or_inf: int = 2,
                  incr_ratio: float = 2, decr_ratio: float = 0.8):
-        super().__init__()
+        tf.compat.v1.mixed_precision.LossScale.__init__(self)
         for name, value, low in (("init_loss_scale", init_loss_scale, 1.0),
                                  ("incr_every_n_steps", incr_every_n_steps, 1.0),
                                  ("decr_every_n_nan_or_inf", decr_every_n_nan_or_inf, 1.0),
@@ -45,6 +49,8 @@ class ExponentialUpdateLossScale(tf.compat.v1.mixed_precision.LossScale):
         self._decr_every_n_nan_or_inf = int(decr_every_n_nan_or_inf)
         self._incr_ratio = float(incr_ratio)
         self._decr_ratio = float(decr_ratio)
+        self._initial_loss_scale, self._increment_period = self._init_loss_scale, self._incr_every_n_steps
+        self._multiplier = self._incr_ratio
         self._loss_scale = self._add_weight("loss_scale", self._init_loss_scale, tf.float32)
         self._good_steps = self._add_weight("good_steps", 0, tf.int64)
         self._bad_steps = self._add_weight("bad_steps", 0, tf.int64)
@@ -64,29 +70,20 @@ class ExponentialUpdateLossScale(tf.compat.v1.mixed_precision.LossScale):
 
     def update(self, grads):
         """Updates the scale after a step; returns ``(update op, whether to apply the gradients)``."""
-        is_finite = self._is_finite(grads)
-
-        def reset():
-            return tf.group(self._good_steps.assign(0), self._bad_steps.assign(0))
-
-        def finite_step():
-            def grow():
-                grown = self._loss_scale * self._incr_ratio
-                new = tf.where(tf.math.is_finite(grown), grown, self._loss_scale)
-                return tf.group(self._loss_scale.assign(new), reset())
-
-            return tf.cond(self._good_steps + 1 >= self._incr_every_n_steps, grow,
-                           lambda: tf.group(self._good_steps.assign_add(1)))
-
-        def nonfinite_step():
-            def shrink():
-                new = tf.maximum(1.0, self._loss_scale * self._decr_ratio)
-                return tf.group(self._loss_scale.assign(new), reset())
-
-            return tf.cond(self._bad_steps + 1 >= self._decr_every_n_nan_or_inf, shrink,
-                           lambda: tf.group(self._bad_steps.assign_add(1), self._good_steps.assign(0)))
-
-        return tf.cond(is_finite, finite_step, nonfinite_step), is_finite
+        finite = self._is_finite(grads)
+        scale, good, bad = (tf.identity(v) for v in (self._loss_scale, self._good_steps, self._bad_steps))
+        zero = tf.zeros_like(good)
+        grow = tf.logical_and(finite, good + 1 >= self._incr_every_n_steps)
+        shrink = tf.logical_and(tf.logical_not(finite), bad + 1 >= self._decr_every_n_nan_or_inf)
+        grown = scale * self._incr_ratio
+        new_scale = tf.where(grow, tf.where(tf.math.is_finite(grown), grown, scale),
+                             tf.where(shrink, tf.maximum(1.0, scale * self._decr_ratio), scale))
+        new_good = tf.where(finite, tf.where(grow, zero, good + 1), zero)
+        new_bad = tf.where(finite, tf.where(grow, zero, bad), tf.where(shrink, zero, bad + 1))
+        with tf.control_dependencies([new_scale, new_good, new_bad]):
+            update = tf.group(self._loss_scale.assign(new_scale), self._good_steps.assign(new_good),
+                              self._bad_steps.assign(new_bad))
+        return update, finite
 
     def get_config(self):
         return {"init_loss_scale": self._init_loss_scale, "incr_every_n_steps": self._incr_every_n_steps,

@@ -49,14 +49,26 @@ def resolve_target(target: str) -> str:
 
 
 def _dedupe(log):
-    """Sorted by position; one ERROR per position (tf_upgrade_v2 and tf1clip may both report a symbol)."""
-    seen, out = set(), []
+    """Sorted by position, one issue per position: an ERROR absorbs the other issues reported there.
+
+    tf_upgrade_v2 and tf1clip may both report one symbol; the ERROR keeps the other's advice.
+    """
+    groups = {}
     for entry in sorted(log, key=lambda e: (e[1], e[2])):
-        key = (entry[1], entry[2], entry[3]) if entry[0] != ERROR else (entry[1], entry[2], ERROR)
-        if key in seen:
-            continue
-        seen.add(key)
-        out.append(LogEntry(*entry))
+        groups.setdefault((entry[1], entry[2]), []).append(entry)
+    out = []
+    for (line, col), entries in groups.items():
+        errors = [e for e in entries if e[0] == ERROR]
+        others = [e for e in entries if e[0] != ERROR and (not errors or e[0] == INFO)]
+        if errors:
+            extra = [e[3] for e in entries if e[0] != INFO and e is not errors[0] and e[3] != errors[0][3]]
+            message = errors[0][3] + "".join(" Also: " + text for text in dict.fromkeys(extra))
+            others.insert(0, (ERROR, line, col, message))
+        seen = set()
+        for entry in others:
+            if entry not in seen:
+                seen.add(entry)
+                out.append(LogEntry(*entry))
     return out
 
 

@@ -277,7 +277,8 @@ class ContribRewriter:
                 return
         rnn = T.rnn_target(path)
         if rnn is not None:
-            self._replace(parent, node, rnn)
+            if name != root:  # a bare name comes from an import that is rewritten
+                self._replace(parent, node, rnn)
             return
         if self._engine_converts(name):
             return
@@ -356,9 +357,15 @@ class ContribRewriter:
             self._replace(parent, node, T.LOSS_SCALE_OPTIMIZER)
             return True
         if member == "FixedLossScaleManager":
+            # contrib's LossScaleOptimizer skips non-finite steps with any manager; TF 2's optimizer does so
+            # only for a DynamicLossScale, and one that multiplies by 1 keeps the scale fixed.
             if call is not None:
-                _rename_keywords(call, {"loss_scale": "loss_scale_value"})
-            self._replace(parent, node, "tf.compat.v1.mixed_precision.FixedLossScale")
+                _rename_keywords(call, {"loss_scale": "initial_loss_scale"})
+                call.keywords += [ast.keyword(arg="increment_period", value=ast.Constant(1)),
+                                  ast.keyword(arg="multiplier", value=ast.Constant(1.0))]
+            self._replace(parent, node, "tf.compat.v1.mixed_precision.DynamicLossScale",
+                          "with increment_period=1, multiplier=1.0: a fixed scale that still skips "
+                          "non-finite steps, as contrib's LossScaleOptimizer did")
             return True
         if member == "ExponentialUpdateLossScaleManager":
             if call is not None and _exponential_is_dynamic(call):
@@ -366,6 +373,8 @@ class ContribRewriter:
                                         "incr_every_n_steps": "increment_period", "incr_ratio": "multiplier"})
                 call.keywords = [k for k in call.keywords
                                  if k.arg not in ("decr_every_n_nan_or_inf", "decr_ratio")]
+                if len(call.args) >= 4:
+                    call.keywords.insert(0, ast.keyword(arg="multiplier", value=call.args[3]))
                 call.args = call.args[:2]
                 self._replace(parent, node, "tf.compat.v1.mixed_precision.DynamicLossScale")
             else:
