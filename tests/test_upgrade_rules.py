@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from tf1clip.upgrade import _rules
 from tf1clip.upgrade import _slim_names
 from tf1clip.upgrade import _tables
 from tf1clip.upgrade import upgrade_source
@@ -204,6 +203,11 @@ def _contrib_rule(finite, init, incr_every, decr_every, incr_ratio, decr_ratio):
     return scales
 
 
+def _manager_args(init_loss_scale, incr_every_n_steps, decr_every_n_nan_or_inf=2, incr_ratio=2, decr_ratio=0.8):
+    """ExponentialUpdateLossScaleManager's signature and defaults."""
+    return init_loss_scale, incr_every_n_steps, decr_every_n_nan_or_inf, incr_ratio, decr_ratio
+
+
 MIXED = """\
     import tensorflow as tf
     manager = {manager}
@@ -257,10 +261,7 @@ def test_exponential_update_loss_scale_manager_keeps_its_numbers(args, dynamic):
         assert "tf.compat.v1.mixed_precision.DynamicLossScale(" in text
     else:
         assert "tf1clip.contrib.mixed_precision.ExponentialUpdateLossScale(" in text
-    call = eval("lambda init_loss_scale, incr_every_n_steps, decr_every_n_nan_or_inf=2, incr_ratio=2, "
-                "decr_ratio=0.8: (init_loss_scale, incr_every_n_steps, decr_every_n_nan_or_inf, incr_ratio, "
-                "decr_ratio)")
-    expected = _contrib_rule([math.isfinite(v) for v in grads], *eval("call(%s)" % args))
+    expected = _contrib_rule([math.isfinite(v) for v in grads], *eval("_manager_args(%s)" % args))
     np.testing.assert_allclose(scales, expected, rtol=1e-6)
     np.testing.assert_allclose(xs, _x_reference(grads), rtol=1e-6, atol=1e-6)
     assert len(set(scales)) > 2  # the scale both grew and shrank
