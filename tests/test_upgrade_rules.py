@@ -70,6 +70,10 @@ def test_tf1clips_own_targets_exist():
      "import tf1clip.contrib.layers as layers\nh = layers.fully_connected(x, 2)\n"),
     ("from tensorflow.contrib.framework import arg_scope, add_arg_scope\n",
      "from tf1clip.contrib.framework import arg_scope, add_arg_scope\n"),
+    ("from tensorflow.contrib.layers.python.layers import initializers, layers as layers_lib\n",
+     "from tf1clip.contrib.layers import initializers, layers as layers_lib\n"),
+    ("from tensorflow.contrib.slim.python.slim.learning import train\n",
+     "from tf1clip.contrib.slim.learning import train\n"),
 ])
 def test_tf_slim_family_is_routed_in_every_spelling_with_one_info_line(before, after):
     result = upgrade_source(before)

@@ -109,6 +109,11 @@ def main(argv=None) -> int:
     _check(p, args)
     options = dict(mode=args.mode, target=args.target,
                    upgrade_compat_v1_import=not args.no_upgrade_compat_v1_import)
+    if "TF_CPP_MIN_LOG_LEVEL" not in os.environ:
+        # Quiet TensorFlow unless the user chose a level. This process only converts source, so
+        # oneDNN's startup notice (printed whatever the level on TF 2.20+) is turned off too.
+        os.environ["TF_CPP_MIN_LOG_LEVEL"] = "2"
+        os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "0")
     try:
         from tf1clip.upgrade import _convert
         from tf1clip.upgrade import _engine  # noqa: F401 - fails early, with what to install

@@ -20,7 +20,7 @@ def lookup(path):
     """``(tf1clip path, needs tf-slim)`` for a contrib module or member tf1clip provides, or None."""
     table = T.provided()
     if path in table:
-        return table[path][0], False
+        return table[path][0], path not in T.OWN  # a module only tf-slim provides
     module, _, name = path.rpartition(".")
     if module in table and name in table[module][1]:
         return table[module][0] + "." + name, name in table[module][2]

@@ -22,8 +22,6 @@ OWN = {
     "tf.contrib.slim": ("tf1clip.contrib.slim", ("learning", "get_global_step", "get_or_create_global_step")),
     "tf.contrib.slim.learning": ("tf1clip.contrib.slim.learning", (
         "add_gradients_summaries", "clip_gradient_norms", "create_train_op", "multiply_gradients")),
-    "tf.contrib.slim.python.slim.learning": ("tf1clip.contrib.slim.learning", (
-        "add_gradients_summaries", "clip_gradient_norms", "create_train_op", "multiply_gradients")),
     "tf.contrib.training": ("tf1clip.contrib.training", (
         "add_gradients_summaries", "clip_gradient_norms", "clip_gradient_norms_fn", "create_train_op",
         "multiply_gradients")),
@@ -36,6 +34,11 @@ OWN = {
 SLIM_ROOTS = ("slim", "layers", "framework", "losses", "metrics", "training")
 
 
+# contrib module -> the path of its implementation package, which TF 1 code also imports from.
+LONG_PATHS = {"tf.contrib.layers": "tf.contrib.layers.python.layers",
+              "tf.contrib.slim": "tf.contrib.slim.python.slim"}
+
+
 @functools.lru_cache(maxsize=None)
 def provided():
     """``{contrib module: (tf1clip module, members, members that need tf-slim)}``."""
@@ -43,9 +46,13 @@ def provided():
     for contrib, (target, names) in OWN.items():
         table[contrib] = (target, frozenset(names), frozenset())
     for key, names in SLIM_NAMES.items():
-        contrib, target = "tf.contrib." + key, "tf1clip.contrib." + key
-        own = table.get(contrib, (target, frozenset(), frozenset()))[1]
-        table[contrib] = (target, own | frozenset(names), frozenset(names) - own)
+        target = "tf1clip.contrib." + key
+        for contrib in {"tf.contrib." + key} | {k for k, v in OWN.items() if v[0] == target}:
+            own = frozenset(OWN.get(contrib, (target, ()))[1])
+            table[contrib] = (target, own | frozenset(names), frozenset(names) - own)
+    for short, long in LONG_PATHS.items():  # contrib's own module paths, as in "from ...python.layers import X"
+        for contrib in [k for k in table if k == short or k.startswith(short + ".")]:
+            table.setdefault(long + contrib[len(short):], table[contrib])
     table["tf.contrib"] = (table["tf.contrib"][0],
                            table["tf.contrib"][1] | frozenset(SLIM_ROOTS), frozenset(
                                ("losses", "metrics")))
