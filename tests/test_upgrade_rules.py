@@ -301,3 +301,19 @@ def test_mixed_precision_import_forms():
         opt = tf.compat.v1.train.experimental.MixedPrecisionLossScaleOptimizer(tf.compat.v1.train.AdamOptimizer(1e-3), manager)
         fixed = tf.compat.v1.mixed_precision.DynamicLossScale(initial_loss_scale=128, increment_period=1, multiplier=1.0)
         """)
+
+
+def test_mode_keys_become_their_values_or_tf_estimator_mode_keys():
+    source = """\
+        import tensorflow as tf
+        if mode == tf.contrib.learn.ModeKeys.TRAIN or mode != tf.estimator.ModeKeys.PREDICT:
+            mode = tf.contrib.learn.ModeKeys.INFER
+        """
+    modern = _up(source)
+    assert modern.text.splitlines()[1:] == ["if mode == 'train' or mode != 'infer':", "    mode = 'infer'"]
+    assert not _issues(modern)
+    estimator = _up(source, target="estimator")
+    assert estimator.text.splitlines()[1:] == [
+        "if mode == tf.estimator.ModeKeys.TRAIN or mode != tf.estimator.ModeKeys.PREDICT:",
+        "    mode = tf.estimator.ModeKeys.PREDICT"]
+    assert not _issues(estimator)

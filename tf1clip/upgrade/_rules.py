@@ -253,6 +253,8 @@ class ContribRewriter:
         root = name.split(".")[0]
         if self._prefix_rename(node, parent, name, path):
             return
+        if self._mode_key(node, parent, path):
+            return
         if self._estimator(node, parent, name, path):
             return
         if not is_contrib(path):
@@ -314,6 +316,24 @@ class ContribRewriter:
         self._add(INFO, node, ("Renamed %r to %r %s" % (dotted(node), new_name, why)).strip())
 
     # ---- tf.estimator / tf.contrib.estimator -----------------------------------------------
+
+    def _mode_key(self, node, parent, path):
+        """``ModeKeys.TRAIN`` -> ``"train"`` (modern target) or ``tf.estimator.ModeKeys.TRAIN``."""
+        module, _, key = path.rpartition(".")
+        values = T.MODE_KEYS.get(module)
+        if values is None or key not in values:
+            return False
+        if self._target == "estimator":
+            if module == "tf.estimator.ModeKeys":
+                return True
+            self._replace(parent, node, "tf.estimator.ModeKeys." + ("PREDICT" if key == "INFER" else key))
+            return True
+        constant = ast.copy_location(ast.Constant(values[key]), node)
+        pasta.ast_utils.replace_child(parent, node, constant)
+        self._add(INFO, node, "Replaced %r by its value %r: mode keys are strings, and %s is gone on TF 2.16+."
+                  % (dotted(node), values[key], module.rpartition(".")[0]))
+        return True
+
 
     def _estimator(self, node, parent, name, path):
         """Converts TF 1 estimator code for the estimator target, as TF 2.15's tf_upgrade_v2 does."""

@@ -129,6 +129,9 @@ SUCCESSORS = {
                                   "or tf.keras.mixed_precision",
     "tf.contrib.layers": "tf-slim has no such name; tf.feature_column replaces the feature columns",
     "tf.contrib.framework": "tf-slim has no such name; see tf.nest, tf.compat.v1 and tf.sort",
+    "tf.contrib.framework.nest": "use tf.nest (flatten, map_structure, pack_sequence_as, assert_same_structure; "
+                                 "is_sequence is tf.nest.is_nested)",
+    "tf.contrib.learn.ModeKeys": "use the strings 'train', 'eval' and 'infer' (or tf.estimator.ModeKeys)",
     "tf.contrib.metrics": "tf-slim has no such name; use tf.compat.v1.metrics",
     "tf.contrib.training": "tf-slim has no such name; tf.data.experimental.bucket_by_sequence_length "
                            "replaces bucketing, a dict or tensorboard's hparams plugin replaces HParams",
@@ -148,6 +151,12 @@ def successor(path):
             return found
     return GENERIC_SUCCESSOR
 
+
+# Mode keys are strings; their values (TF 1.15) replace them where tf.estimator is gone.
+MODE_KEYS = {
+    "tf.contrib.learn.ModeKeys": {"TRAIN": "train", "EVAL": "eval", "INFER": "infer"},
+    "tf.estimator.ModeKeys": {"TRAIN": "train", "EVAL": "eval", "PREDICT": "infer"},
+}
 
 ESTIMATOR_INSTALL = ("pip install 'tf1clip[estimator]' (TensorFlow 2.15 + tensorflow-estimator 2.15, "
                      "Python <= 3.11)")
