@@ -306,14 +306,19 @@ def test_mixed_precision_import_forms():
 def test_mode_keys_become_their_values_or_tf_estimator_mode_keys():
     source = """\
         import tensorflow as tf
-        if mode == tf.contrib.learn.ModeKeys.TRAIN or mode != tf.estimator.ModeKeys.PREDICT:
-            mode = tf.contrib.learn.ModeKeys.INFER
+        def model_fn(features, labels, mode):
+            if mode == tf.contrib.learn.ModeKeys.TRAIN or mode != tf.estimator.ModeKeys.PREDICT:
+                mode = tf.contrib.learn.ModeKeys.INFER
+        keys = tf.contrib.learn.ModeKeys
+        train = keys.TRAIN
         """
     modern = _up(source)
-    assert modern.text.splitlines()[1:] == ["if mode == 'train' or mode != 'infer':", "    mode = 'infer'"]
-    assert not _issues(modern)
+    assert modern.text.splitlines()[2:] == ["    if mode == 'train' or mode != 'infer':", "        mode = 'infer'",
+                                           "keys = tf.contrib.learn.ModeKeys", "train = 'train'"]
+    assert [line for line, _ in _issues(modern)] == [5]  # the module object itself stays, reported
     estimator = _up(source, target="estimator")
-    assert estimator.text.splitlines()[1:] == [
-        "if mode == tf.estimator.ModeKeys.TRAIN or mode != tf.estimator.ModeKeys.PREDICT:",
-        "    mode = tf.estimator.ModeKeys.PREDICT"]
-    assert not _issues(estimator)
+    assert estimator.text.splitlines()[2:] == [
+        "    if mode == tf.estimator.ModeKeys.TRAIN or mode != tf.estimator.ModeKeys.PREDICT:",
+        "        mode = tf.estimator.ModeKeys.PREDICT", "keys = tf.contrib.learn.ModeKeys",
+        "train = tf.estimator.ModeKeys.TRAIN"]
+    assert [line for line, _ in _issues(estimator)] == [5]

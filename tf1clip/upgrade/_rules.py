@@ -90,6 +90,12 @@ def _collect_aliases(tree):
                     if alias.name != "*":
                         aliases[alias.asname or alias.name] = base + "." + alias.name
     aliases.setdefault("tf", "tf")
+    bindings = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            bindings[node.id] = bindings.get(node.id, 0) + 1
+        elif isinstance(node, ast.arg):
+            bindings[node.arg] = bindings.get(node.arg, 0) + 2
     changed = True
     while changed:
         changed = False
@@ -100,7 +106,9 @@ def _collect_aliases(tree):
             if path is None or not is_contrib(path):
                 continue
             for target in node.targets:
-                if isinstance(target, ast.Name) and aliases.get(target.id) != path:
+                # only a name bound once, by this assignment, is an alias of what it is given
+                if isinstance(target, ast.Name) and bindings.get(target.id) == 1 \
+                        and aliases.get(target.id) != path:
                     aliases[target.id] = path
                     changed = True
     return aliases
@@ -321,8 +329,8 @@ class ContribRewriter:
         """``ModeKeys.TRAIN`` -> ``"train"`` (modern target) or ``tf.estimator.ModeKeys.TRAIN``."""
         module, _, key = path.rpartition(".")
         values = T.MODE_KEYS.get(module)
-        if values is None or key not in values:
-            return False
+        if values is None or key not in values or "." not in dotted(node):
+            return False  # a bare name bound to a mode key keeps its binding, which is rewritten
         if self._target == "estimator":
             if module == "tf.estimator.ModeKeys":
                 return True
