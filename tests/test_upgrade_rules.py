@@ -322,3 +322,9 @@ def test_mode_keys_become_their_values_or_tf_estimator_mode_keys():
         "        mode = tf.estimator.ModeKeys.PREDICT", "keys = tf.contrib.learn.ModeKeys",
         "train = tf.estimator.ModeKeys.TRAIN"]
     assert [line for line, _ in _issues(estimator)] == [5]
+
+
+def test_legacy_keras_switch_only_for_tf_2_16_and_newer():
+    source = "import tensorflow as tf\ny = tf.layers.dense(x, 3)\n"
+    assert "TF_USE_LEGACY_KERAS" in _up(source).text
+    assert _up(source, target="estimator").text == "import tensorflow as tf\ny = tf.compat.v1.layers.dense(x, 3)\n"

@@ -238,7 +238,8 @@ def finish(text, tree, notebook=False, target="modern"):
         return text, log, []  # only a docstring and __future__ imports
     first = body[top]
     inserts = []  # (line, after_it, new_lines)
-    keras_lines, after_os = _legacy_keras_lines(scan, first, text, log)
+    # TF 2.15 (the estimator target) has Keras 2 built in: no tf-keras switch there.
+    keras_lines, after_os = _legacy_keras_lines(scan, first, text, log) if target != "estimator" else ([], False)
     if keras_lines:
         inserts.append((first.end_lineno, True, keras_lines) if after_os
                        else (_first_line(first), False, keras_lines))
