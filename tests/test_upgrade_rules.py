@@ -328,3 +328,24 @@ def test_legacy_keras_switch_only_for_tf_2_16_and_newer():
     source = "import tensorflow as tf\ny = tf.layers.dense(x, 3)\n"
     assert "TF_USE_LEGACY_KERAS" in _up(source).text
     assert _up(source, target="estimator").text == "import tensorflow as tf\ny = tf.compat.v1.layers.dense(x, 3)\n"
+
+
+def test_aliases_and_imports_of_memberwise_modules_go_once_every_use_is_converted():
+    result = _up("""\
+        import tensorflow as tf
+        from tensorflow.contrib.framework import nest as contrib_nest
+        nest = tf.contrib.framework.nest
+        flat = nest.flatten(x)
+        ok = nest.is_sequence(x)
+        z = contrib_nest.pack_sequence_as(x, flat)
+        rnn = tf.contrib.rnn
+        c = rnn.GRUCell(3)
+        """)
+    assert not _issues(result)
+    assert result.text.splitlines()[3:] == [
+        "nest = tf.nest", "flat = tf.nest.flatten(x)", "ok = tf.nest.is_nested(x)",
+        "z = tf.nest.pack_sequence_as(x, flat)", "rnn = tf.compat.v1.nn.rnn_cell",
+        "c = tf.compat.v1.nn.rnn_cell.GRUCell(3)"]
+    result = _up("import tensorflow as tf\nnest = tf.contrib.framework.nest\nq = nest.flatten_up_to(s, x)\n")
+    assert [line for line, _ in _issues(result)] == [2, 3]
+    assert result.text.splitlines()[1] == "nest = tf.contrib.framework.nest"

@@ -159,6 +159,7 @@ class ContribRewriter:
         self._opaque = set()  # aliases of contrib modules used in ways that hide which member
         self._unconverted = {}  # alias -> uses left unconverted
         self._pending_imports = []
+        self._pending_bindings = []
         self._slim_noted = False
         self.log = []
 
@@ -295,6 +296,8 @@ class ContribRewriter:
         if self._engine_converts(path):
             self._replace(parent, node, path, "so that tf_upgrade_v2 converts it")
             return
+        if path in T.MEMBERWISE and T.MEMBERWISE[path] and self._alias_binding(node, parent):
+            return
         if root in self._opaque and name == root:
             self._module_use_ok(node, path)
             self._unconverted[root] = self._unconverted.get(root, 0) + 1
@@ -424,7 +427,7 @@ class ContribRewriter:
                 old = pasta.dump(node)
                 alias.name = found[1]
                 self._add(INFO, node, "Changed import from %r to %r" % (old.strip(), pasta.dump(node).strip()))
-            elif alias.asname and (path == "tf.contrib.rnn" or path.startswith(T.MIXED_PRECISION)):
+            elif alias.asname and (T.memberwise(path) or path.startswith(T.MIXED_PRECISION)):
                 self._pending_imports.append((node, parent, alias, path))
             else:
                 self._add(ERROR, node, import_error("import " + alias.name, path))
@@ -455,7 +458,7 @@ class ContribRewriter:
                 moved.setdefault(module, []).append(ast.alias(name=name, asname=asname))
                 continue
             keep.append(alias)
-            if is_contrib(path) and alias.name != "*" and (path == "tf.contrib.rnn"
+            if is_contrib(path) and alias.name != "*" and (T.memberwise(path)
                                                           or path.startswith(T.MIXED_PRECISION)):
                 self._pending_imports.append((node, parent, alias, path))
             elif is_contrib(path):
@@ -485,7 +488,21 @@ class ContribRewriter:
         self._add(INFO, node, "Changed import from %r to %r" % (
             old.strip(), "; ".join(pasta.dump(n).strip() for n in [node] + new_nodes)))
 
+    def _alias_binding(self, node, parent):
+        """Defers ``alias = tf.contrib.<memberwise module>`` until its uses are known."""
+        if not isinstance(parent, ast.Assign) or parent.value is not node or len(parent.targets) != 1 \
+                or not isinstance(parent.targets[0], ast.Name):
+            return False
+        self._pending_bindings.append((parent, parent.targets[0].id, dotted(node)))
+        return True
+
     def _drop_converted_imports(self):
+        for assign, bound, name in self._pending_bindings:
+            path = _resolve(self._aliases, name)
+            if self._unconverted.get(bound) or bound in self._opaque:
+                self._add(ERROR, assign.value, contrib_error(name, path))
+                continue
+            self._replace(assign, assign.value, T.MEMBERWISE[path], "(every use of %s was converted)" % bound)
         """Removes a contrib.rnn / mixed_precision module import whose every use was converted."""
         for node, parent, alias, path in self._pending_imports:
             bound = alias.asname or alias.name.split(".")[0]
@@ -566,6 +583,7 @@ class _Tf1clipRules:
                 self.symbol_renames.setdefault("tf.layers." + name, "tf.compat.v1.layers." + name)
             for name in T.RNN_CELLS:
                 self.symbol_renames["tf.contrib.rnn." + name] = "tf.compat.v1.nn.rnn_cell." + name
+            self.symbol_renames.setdefault("tf.contrib.framework.nest.is_sequence", "tf.nest.is_nested")
             self.function_transformers = {k: v for k, v in self.function_transformers.items()
                                           if k not in _SLIM_KEYS}
         # tf1clip reports contrib itself (naming the successor), and absl flags live on in tf.compat.v1.
