@@ -49,6 +49,8 @@ ODD = {
     "not_json.ipynb": (b"{ this is not json", "failed", 0o644),
     "code_fails.ipynb": (_notebook([_code_cell("print 'py2'\n")]).encode(), "failed", 0o644),
     "good.ipynb": (_notebook([_code_cell(CONVERTIBLE)]).encode(), "converted", 0o640),
+    "same.ipynb": (json.dumps({"cells": [_code_cell(UNCHANGED)], "nbformat": 4}, indent=4).encode(), "unchanged",
+                   0o644),
     "zz_last.py": (CONVERTIBLE.encode(), "converted", 0o644),
 }
 

@@ -179,7 +179,10 @@ def _convert_notebook(data, options):
     except (KeyError, IndexError, TypeError, AttributeError, AssertionError) as err:
         raise _Unconvertible("cannot read the notebook's code cells (%s: %s)" % (type(err).__name__, err)) \
             from None
-    result = _convert_code("\n".join(line.code for line in raw_code), options, notebook=True)
+    code = "\n".join(line.code for line in raw_code)
+    result = _convert_code(code, options, notebook=True)
+    if result.text == code:
+        return data, result.log, result.added  # nothing to change: the file stays byte for byte
     notebook = _engine.update_notebook(notebook, raw_code, result.text.split("\n"))
     for cell in notebook["cells"]:
         if isinstance(cell.get("source"), str):
