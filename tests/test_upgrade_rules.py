@@ -60,9 +60,9 @@ def test_tf1clips_own_targets_exist():
      "import tensorflow as tf\nimport tf1clip.contrib\nwith tf1clip.contrib.framework.arg_scope([f]):\n"
      "    v = tf1clip.contrib.framework.get_variables()\n"),
     ("import tensorflow as tf\nl = tf.contrib.losses.mean_squared_error(p, y)\n",
-     "import tensorflow as tf\nimport tf1clip.contrib.losses\nl = tf1clip.contrib.losses.mean_squared_error(p, y)\n"),
+     "import tensorflow as tf\nimport tf1clip.contrib\nl = tf1clip.contrib.losses.mean_squared_error(p, y)\n"),
     ("import tensorflow as tf\nm = tf.contrib.metrics.streaming_accuracy(p, y)\n",
-     "import tensorflow as tf\nimport tf1clip.contrib.metrics\nm = tf1clip.contrib.metrics.streaming_accuracy(p, y)\n"),
+     "import tensorflow as tf\nimport tf1clip.contrib\nm = tf1clip.contrib.metrics.streaming_accuracy(p, y)\n"),
     ("import tensorflow as tf\ntf.contrib.training.train(op, logdir)\ntf.contrib.slim.learning.train(op, logdir)\n",
      "import tensorflow as tf\nimport tf1clip.contrib\ntf1clip.contrib.training.train(op, logdir)\n"
      "tf1clip.contrib.slim.learning.train(op, logdir)\n"),

@@ -162,7 +162,7 @@ def _legacy_keras_lines(scan, first, text, log):
 
 
 # tf1clip.contrib modules that ``import tf1clip.contrib`` does not import itself.
-_SEPARATE_MODULES = ("losses", "metrics", "mixed_precision")
+_SEPARATE_MODULES = ("mixed_precision",)
 
 
 def _tf1clip_import_line(tree, scan, anchor, log):

@@ -13,7 +13,7 @@ import types
 SLIM_SOURCES = {
     "slim": ("tf_slim",),
     "layers": ("tf_slim.layers",),
-    "framework": ("tf_slim.ops.variables", "tf_slim.ops.arg_scope"),
+    "framework": ("tf_slim.ops.arg_scope", "tf_slim.ops.variables", "tf_slim.ops.framework_ops"),
     "losses": ("tf_slim.losses",),
     "metrics": ("tf_slim.metrics",),
     "training": ("tf_slim.training.training", "tf_slim.training.evaluation"),
