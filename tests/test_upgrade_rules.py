@@ -88,12 +88,27 @@ def test_what_tf_slim_lacks_stays_an_error_naming_the_successor():
         from tensorflow.contrib.slim.nets import resnet_v1
         col = tf.contrib.layers.embedding_column(ids, 8)
         hp = tf.contrib.training.HParams(lr=0.1)
+        net, _ = resnet_v1.resnet_v1_50(images)
         """)
     errors = _issues(result)
-    assert [line for line, _ in errors] == [2, 3, 4]
-    assert "tf_slim.nets" in errors[0][1]
+    assert [line for line, _ in errors] == [2, 3, 4, 5]
+    assert "tf_slim.nets" in errors[0][1] and "tf_slim.nets" in errors[3][1]
     assert "tf.feature_column" in errors[1][1]
     assert "HParams" in errors[2][1]
+
+
+def test_an_unprovided_contrib_import_goes_once_every_use_is_converted():
+    result = _up("""\
+        import tensorflow as tf
+        from tensorflow.contrib import tpu as contrib_tpu
+        from tensorflow.contrib.framework import sort
+        from tensorflow.contrib.gan import gan_model
+        opt = contrib_tpu.CrossShardOptimizer(tf.train.AdamOptimizer(0.1))
+        order = sort(x)
+        """)
+    assert result.text.splitlines()[1:] == [
+        "opt = tf.compat.v1.tpu.CrossShardOptimizer(tf.compat.v1.train.AdamOptimizer(0.1))", "order = tf.sort(x)"]
+    assert not _issues(result) and not _issues(result, "WARNING")
 
 
 def test_flags_and_app_run_go_to_tf_compat_v1():

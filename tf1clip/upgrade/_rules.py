@@ -427,7 +427,7 @@ class ContribRewriter:
                 old = pasta.dump(node)
                 alias.name = found[1]
                 self._add(INFO, node, "Changed import from %r to %r" % (old.strip(), pasta.dump(node).strip()))
-            elif alias.asname and (T.memberwise(path) or path.startswith(T.MIXED_PRECISION)):
+            elif alias.asname:
                 self._pending_imports.append((node, parent, alias, path))
             else:
                 self._add(ERROR, node, import_error("import " + alias.name, path))
@@ -458,8 +458,7 @@ class ContribRewriter:
                 moved.setdefault(module, []).append(ast.alias(name=name, asname=asname))
                 continue
             keep.append(alias)
-            if is_contrib(path) and alias.name != "*" and (T.memberwise(path)
-                                                          or path.startswith(T.MIXED_PRECISION)):
+            if is_contrib(path) and alias.name != "*":
                 self._pending_imports.append((node, parent, alias, path))
             elif is_contrib(path):
                 self._add(ERROR, node, import_error("from %s import %s" % (node.module, alias.name), path))
@@ -497,13 +496,13 @@ class ContribRewriter:
         return True
 
     def _drop_converted_imports(self):
+        """Removes a contrib import (and repoints an alias) whose every use was converted; else an ERROR."""
         for assign, bound, name in self._pending_bindings:
             path = _resolve(self._aliases, name)
             if self._unconverted.get(bound) or bound in self._opaque:
                 self._add(ERROR, assign.value, contrib_error(name, path))
                 continue
             self._replace(assign, assign.value, T.MEMBERWISE[path], "(every use of %s was converted)" % bound)
-        """Removes a contrib.rnn / mixed_precision module import whose every use was converted."""
         for node, parent, alias, path in self._pending_imports:
             bound = alias.asname or alias.name.split(".")[0]
             statement = ("import " if isinstance(node, ast.Import) else "from %s import " % node.module) \

@@ -89,14 +89,10 @@ def rnn_target(path):
     return None
 
 
-# contrib modules whose members tf_upgrade_v2 or tf1clip convert one by one: an import or an alias of
-# the module is dropped (an alias: pointed at the successor module) once every use was converted.
-MEMBERWISE = {"tf.contrib.rnn": "tf.compat.v1.nn.rnn_cell", "tf.contrib.framework.nest": "tf.nest",
-              "tf.contrib.mixed_precision": None}
-
-
-def memberwise(path):
-    return path in MEMBERWISE
+# contrib modules whose members tf_upgrade_v2 or tf1clip convert one by one: an alias of the module is
+# pointed at the successor module once every use was converted (an import of any contrib module is
+# then removed).
+MEMBERWISE = {"tf.contrib.rnn": "tf.compat.v1.nn.rnn_cell", "tf.contrib.framework.nest": "tf.nest"}
 
 
 # Prefixes renamed wherever they start a dotted name (absl flags live on in tf.compat.v1).
