@@ -115,6 +115,7 @@ def test_flags_and_app_run_go_to_tf_compat_v1():
     result = _up("""\
         import tensorflow as tf
         from tensorflow import flags as tf_flags
+        from tensorflow import app
         flags = tf.app.flags
         tf.flags.DEFINE_integer("steps", 3, "Steps.")
         flags.DEFINE_string("name", "x", "Name.")
@@ -125,6 +126,7 @@ def test_flags_and_app_run_go_to_tf_compat_v1():
     assert result.text == textwrap.dedent("""\
         import tensorflow as tf
         from tensorflow.compat.v1 import flags as tf_flags
+        from tensorflow.compat.v1 import app
         flags = tf.compat.v1.app.flags
         tf.compat.v1.flags.DEFINE_integer("steps", 3, "Steps.")
         flags.DEFINE_string("name", "x", "Name.")

@@ -99,6 +99,7 @@ MEMBERWISE = {"tf.contrib.rnn": "tf.compat.v1.nn.rnn_cell", "tf.contrib.framewor
 PREFIX_RENAMES = {
     "tf.flags": "tf.compat.v1.flags",
     "tf.app.flags": "tf.compat.v1.app.flags",
+    "tf.app": "tf.compat.v1.app",
 }
 
 # tf.contrib.mixed_precision -> TF 2's tf.compat.v1 loss scaling.
