@@ -366,3 +366,20 @@ def test_aliases_and_imports_of_memberwise_modules_go_once_every_use_is_converte
     result = _up("import tensorflow as tf\nnest = tf.contrib.framework.nest\nq = nest.flatten_up_to(s, x)\n")
     assert [line for line, _ in _issues(result)] == [2, 3]
     assert result.text.splitlines()[1] == "nest = tf.contrib.framework.nest"
+
+
+def test_tf1_summary_ops_and_bare_tf1_modules_go_to_tf_compat_v1():
+    result = _up("""\
+        import tensorflow as tf
+        tf.summary.scalar("lr", lr)
+        tf.summary.histogram(var.op.name, var)
+        decay = getattr(tf.train, "exponential_decay")
+        modules = [tf.nn, tf.losses]
+        """)
+    assert result.text.splitlines()[1:] == [
+        'tf.compat.v1.summary.scalar("lr", lr)', "tf.compat.v1.summary.histogram(var.op.name, var)",
+        'decay = getattr(tf.compat.v1.train, "exponential_decay")', "modules = [tf.compat.v1.nn, tf.compat.v1.losses]"]
+    assert not _issues(result) and not _issues(result, "WARNING")
+    assert callable(getattr(v1.train, "exponential_decay"))
+    with tf.Graph().as_default():
+        assert v1.summary.scalar("lr", tf.constant(1.0)).dtype == tf.string  # TF 1's op: no TensorBoard needed

@@ -267,6 +267,7 @@ class ContribRewriter:
         if self._estimator(node, parent, name, path):
             return
         if not is_contrib(path):
+            self._v1_module(node, parent, name, path)
             return
         found = supported(path)
         if found is not None:
@@ -304,6 +305,13 @@ class ContribRewriter:
             return
         self._unconverted[root] = self._unconverted.get(root, 0) + 1
         self._add(ERROR, node, contrib_error(name, path))
+
+    def _v1_module(self, node, parent, name, path):
+        """``getattr(tf.train, name)``: a TF 1 module object, used bare, becomes its tf.compat.v1 module."""
+        if path.startswith("tf.") and path[3:] in T.V1_MODULES and name.split(".")[0] == "tf" \
+                and not (self._target == "estimator" and path == "tf.estimator"):
+            self._replace(parent, node, "tf.compat.v1." + path[3:],
+                          "(the module object itself is used, so it must have every TF 1 member)")
 
     def _prefix_rename(self, node, parent, name, path):
         for old, new in T.PREFIX_RENAMES.items():
@@ -583,6 +591,8 @@ class _Tf1clipRules:
             for name in T.RNN_CELLS:
                 self.symbol_renames["tf.contrib.rnn." + name] = "tf.compat.v1.nn.rnn_cell." + name
             self.symbol_renames.setdefault("tf.contrib.framework.nest.is_sequence", "tf.nest.is_nested")
+            for name in T.SUMMARY_OPS:
+                self.symbol_renames.setdefault("tf.summary." + name, "tf.compat.v1.summary." + name)
             self.function_transformers = {k: v for k, v in self.function_transformers.items()
                                           if k not in _SLIM_KEYS}
         # tf1clip reports contrib itself (naming the successor), and absl flags live on in tf.compat.v1.

@@ -95,6 +95,14 @@ def rnn_target(path):
 MEMBERWISE = {"tf.contrib.rnn": "tf.compat.v1.nn.rnn_cell", "tf.contrib.framework.nest": "tf.nest"}
 
 
+# tf.summary ops that TF 2.21's tf_upgrade_v2 leaves on TF 2's tf.summary (a different API that needs
+# TensorBoard, a default writer and a step) while its own message says they became tf.compat.v1.summary.
+SUMMARY_OPS = ("scalar", "histogram", "image", "audio", "text", "tensor_summary")
+
+# TF 1 modules whose module object, used bare (``getattr(tf.train, name)``), becomes the tf.compat.v1 one.
+V1_MODULES = ("train", "nn", "losses", "metrics", "summary", "layers", "initializers", "logging", "image",
+              "math", "io", "data", "saved_model", "estimator")
+
 # Prefixes renamed wherever they start a dotted name (absl flags live on in tf.compat.v1).
 PREFIX_RENAMES = {
     "tf.flags": "tf.compat.v1.flags",
