@@ -578,8 +578,8 @@ def test_console_script_and_module_run_and_set_exit_status(upgraded, tmp_path):
      "import tf1clip.contrib.slim\nop = tf1clip.contrib.slim.learning.create_train_op(l, o)\n"),
     ("import tensorflow as tf\nlayers = tf.contrib.layers\nol = layers.optimize_loss\n"
      "names = layers.OPTIMIZER_CLS_NAMES.keys()\n",
-     "import tensorflow as tf\nimport tf1clip.contrib\nlayers = tf1clip.contrib.layers\n"
-     "ol = layers.optimize_loss\nnames = layers.OPTIMIZER_CLS_NAMES.keys()\n"),
+     "import tensorflow as tf\nimport tf1clip.contrib\ntf.compat.v1.disable_eager_execution()  # tf1clip-upgrade: TF 1 graph code needs graph mode\n"
+     "layers = tf1clip.contrib.layers\nol = layers.optimize_loss\nnames = layers.OPTIMIZER_CLS_NAMES.keys()\n"),
     ("import tensorflow as tf\nnames = tf.contrib.layers.OPTIMIZER_CLS_NAMES.keys()\n",
      "import tensorflow as tf\nimport tf1clip.contrib\n"
      "names = tf1clip.contrib.layers.OPTIMIZER_CLS_NAMES.keys()\n"),

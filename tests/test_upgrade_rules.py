@@ -64,7 +64,8 @@ def test_tf1clips_own_targets_exist():
     ("import tensorflow as tf\nm = tf.contrib.metrics.streaming_accuracy(p, y)\n",
      "import tensorflow as tf\nimport tf1clip.contrib\nm = tf1clip.contrib.metrics.streaming_accuracy(p, y)\n"),
     ("import tensorflow as tf\ntf.contrib.training.train(op, logdir)\ntf.contrib.slim.learning.train(op, logdir)\n",
-     "import tensorflow as tf\nimport tf1clip.contrib\ntf1clip.contrib.training.train(op, logdir)\n"
+     "import tensorflow as tf\nimport tf1clip.contrib\ntf.compat.v1.disable_eager_execution()  # tf1clip-upgrade: TF 1 graph code needs graph mode\n"
+     "tf1clip.contrib.training.train(op, logdir)\n"
      "tf1clip.contrib.slim.learning.train(op, logdir)\n"),
     ("import tensorflow.contrib.layers as layers\nh = layers.fully_connected(x, 2)\n",
      "import tf1clip.contrib.layers as layers\nh = layers.fully_connected(x, 2)\n"),

@@ -12,8 +12,12 @@ _GRAPH_SYMBOLS = frozenset([
     "placeholder", "placeholder_with_default", "sparse_placeholder", "Session",
     "InteractiveSession", "train.MonitoredSession", "train.MonitoredTrainingSession",
     "train.SingularMonitoredSession", "train.Supervisor", "train.Saver",
-    "train.start_queue_runners",
+    "train.start_queue_runners", "get_collection", "add_to_collection", "global_variables_initializer",
+    "local_variables_initializer", "tables_initializer",
 ])
+# tf1clip.contrib members (after aliases) that build TF 1 graph code: collections, train ops, loops.
+_TF1CLIP_GRAPH = ("learning.train", "training.train", "create_train_op", "optimize_loss",
+                  "get_variables_to_restore", "assign_from_checkpoint_fn", "get_model_variables")
 _MODE_CALLS = ("disable_eager_execution", "disable_v2_behavior", "enable_eager_execution")
 _LEGACY_KERAS_VAR = "TF_USE_LEGACY_KERAS"
 _NOTEBOOK_NEWLINE = "###==="  # how tensorflow.tools.compatibility.ipynb encodes a newline in a line
@@ -91,9 +95,14 @@ class _Scan:
         self.graph_use = self.keras_v1_use = self.keras_use = None
         self.mode_call = False
         self.tf1clip_uses, self.estimator_uses = [], []
+        aliases = _tf1clip_aliases(tree)
         for dotted, node in _chains(tree):
             if dotted.split(".")[0] == "tf1clip":
                 self.tf1clip_uses.append(dotted)
+            root, dot, rest = dotted.partition(".")
+            path = aliases.get(root, "") + dot + rest if root in aliases else dotted
+            if self.graph_use is None and path.startswith("tf1clip.contrib.") and path.endswith(_TF1CLIP_GRAPH):
+                self.graph_use = (dotted, node)
             if dotted.endswith(_MODE_CALLS):
                 self.mode_call = True
             if dotted.startswith(tf_alias + "."):
@@ -122,6 +131,24 @@ class _Scan:
     @property
     def legacy_keras_use(self):
         return self.keras_v1_use or (self.keras_use if self.graph_use else None)
+
+
+def _tf1clip_aliases(tree):
+    """Names bound to tf1clip modules or members by imports and simple assignments."""
+    aliases = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith("tf1clip.") and alias.asname:
+                    aliases[alias.asname] = alias.name
+        elif isinstance(node, ast.ImportFrom) and not node.level and (node.module or "").startswith("tf1clip"):
+            for alias in node.names:
+                aliases[alias.asname or alias.name] = node.module + "." + alias.name
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            value = dotted(node.value)
+            if value and value.startswith("tf1clip."):
+                aliases[node.targets[0].id] = value
+    return aliases
 
 
 def _imports_tf_keras(node):
@@ -208,7 +235,9 @@ def _graph_mode_line(scan, tf_alias, tf_stmt, log):
     _log_at(log, INFO, node,
             "%s needs graph mode, which TensorFlow 2 turns off: added '%s' right after the "
             "TensorFlow import (line %d)." % (dotted, call, tf_stmt.lineno))
-    return [call + "  # tf1clip-upgrade: placeholders and Sessions need graph mode"]
+    why = "placeholders and Sessions need" if dotted.split(".")[-1] in ("placeholder", "Session") \
+        else "TF 1 graph code needs"
+    return [call + "  # tf1clip-upgrade: %s graph mode" % why]
 
 
 def finish(text, tree, notebook=False, target="modern"):
