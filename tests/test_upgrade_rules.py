@@ -384,3 +384,17 @@ def test_tf1_summary_ops_and_bare_tf1_modules_go_to_tf_compat_v1():
     assert callable(v1.train.exponential_decay)
     with tf.Graph().as_default():
         assert v1.summary.scalar("lr", tf.constant(1.0)).dtype == tf.string  # TF 1's op: no TensorBoard needed
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(init_loss_scale=0.5, incr_every_n_steps=2), "init_loss_scale must be a finite number >= 1, got 0.5"),
+    (dict(init_loss_scale=8, incr_every_n_steps="2"), "incr_every_n_steps must be a finite number >= 1, got '2'"),
+    (dict(init_loss_scale=8, incr_every_n_steps=2, incr_ratio=float("inf")), "incr_ratio must be a finite"),
+    (dict(init_loss_scale=8, incr_every_n_steps=2, decr_ratio=1.5), r"decr_ratio must be a number in \(0, 1\]"),
+    (dict(init_loss_scale=8, incr_every_n_steps=2, decr_every_n_nan_or_inf=True), "decr_every_n_nan_or_inf"),
+])
+def test_exponential_update_loss_scale_refuses_bad_arguments(kwargs, message):
+    from tf1clip.contrib.mixed_precision import ExponentialUpdateLossScale
+
+    with tf.Graph().as_default(), pytest.raises(ValueError, match=message):
+        ExponentialUpdateLossScale(**kwargs)
