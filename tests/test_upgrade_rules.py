@@ -31,7 +31,7 @@ def test_slim_table_is_the_installed_tf_slims_public_names():
     pytest.importorskip("tf_slim")
     from tf1clip.upgrade import _slimgen
 
-    assert _slimgen.generate() == _slim_names.SLIM_NAMES
+    assert _slimgen.generate() == (_slim_names.MODULES, _slim_names.NAMES)
 
 
 def test_tf1clips_own_targets_exist():

@@ -2,7 +2,11 @@
 
 import functools
 
-from tf1clip.upgrade._slim_names import SLIM_NAMES
+from tf1clip.upgrade import _slim_names
+
+# contrib path (under tf.contrib) -> the tf-slim public names it has
+SLIM_NAMES = {key: frozenset(n for source in sources for n in _slim_names.NAMES[source])
+              for key, sources in _slim_names.MODULES.items()}
 
 INFO, WARNING, ERROR = "INFO", "WARNING", "ERROR"  # the strings ast_edits uses
 
