@@ -194,3 +194,11 @@ def test_an_internal_error_is_exit_status_3_and_the_tree_goes_on(tmp_path, capsy
     assert "internal error KeyError: 'simulated bug'" in printed and "Traceback" in report
     assert (tmp_path / "out" / "a_boom.py").read_text() == "BOOM = 1\n"
     assert CONVERTED_LINE in (tmp_path / "out" / "b_ok.py").read_text()
+
+
+def test_upgrade_tree_refuses_an_output_inside_its_input(tmp_path):
+    (tmp_path / "a.py").write_text(CONVERTIBLE)
+    with pytest.raises(ValueError, match="output_tree must not be inside input_tree"):
+        upgrade.upgrade_tree(str(tmp_path), str(tmp_path / "out"))
+    with pytest.raises(ValueError, match="input_tree must be a directory, got"):
+        upgrade.upgrade_tree(str(tmp_path / "a.py"), str(tmp_path.parent / "elsewhere"))

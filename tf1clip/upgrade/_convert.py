@@ -279,6 +279,11 @@ def upgrade_tree(input_tree: str, output_tree: Optional[str] = None, copy_other_
     """
     in_place = output_tree is None or os.path.realpath(output_tree) == os.path.realpath(input_tree)
     output_root = input_tree if output_tree is None else output_tree
+    if not os.path.isdir(input_tree):
+        raise ValueError("input_tree must be a directory, got %r" % (input_tree,))
+    inside = os.path.relpath(os.path.realpath(output_root), os.path.realpath(input_tree))
+    if not in_place and not inside.startswith(os.pardir):
+        raise ValueError("output_tree must not be inside input_tree, got %r in %r" % (output_tree, input_tree))
     results = []
     for dir_name, dir_names, file_names in os.walk(input_tree):
         dir_names.sort()
