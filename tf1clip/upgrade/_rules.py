@@ -257,54 +257,52 @@ class ContribRewriter:
         if not isinstance(node.ctx, ast.Load):
             return
         path = _resolve(self._aliases, name)
-        if path is None:
-            return
-        root = name.split(".")[0]
-        if self._prefix_rename(node, parent, name, path):
-            return
-        if self._mode_key(node, parent, path):
-            return
-        if self._estimator(node, parent, name, path):
+        if path is None or self._prefix_rename(node, parent, name, path) or self._mode_key(node, parent, path) \
+                or self._estimator(node, parent, name, path):
             return
         if not is_contrib(path):
             self._v1_module(node, parent, name, path)
-            return
-        found = supported(path)
-        if found is not None:
-            length, target, needs_slim = found
-            if needs_slim:
-                self._note_slim(node)
-            if self._binding_supported(root):
-                return  # the alias itself now names a tf1clip module or member
-            if length == len(path.split(".")) and is_module(path) and not self._module_use_ok(node, path):
-                self._unconverted[root] = self._unconverted.get(root, 0) + 1
-                return
-            sub, sub_parent = node, parent
-            for _ in range(len(path.split(".")) - length):
-                sub_parent, sub = sub, sub.value
-            self._replace(sub_parent, sub, target)
-            return
-        if path.startswith(T.MIXED_PRECISION + "."):
-            if self._mixed_precision(node, parent, name, path):
-                return
-        rnn = T.rnn_target(path)
-        if rnn is not None:
-            if name != root:  # a bare name comes from an import that is rewritten
-                self._replace(parent, node, rnn)
-            return
-        if self._engine_converts(name):
-            return
-        if self._engine_converts(path):
-            self._replace(parent, node, path, "so that tf_upgrade_v2 converts it")
-            return
-        if path in T.MEMBERWISE and T.MEMBERWISE[path] and self._alias_binding(node, parent):
-            return
-        if root in self._opaque and name == root:
-            self._module_use_ok(node, path)
+        elif supported(path) is not None:
+            self._provided(node, parent, name, path)
+        elif not self._converted_elsewhere(node, parent, name, path):
+            root = name.split(".")[0]
+            self._unconverted[root] = self._unconverted.get(root, 0) + 1
+            if root in self._opaque and name == root:
+                self._module_use_ok(node, path)
+            else:
+                self._add(ERROR, node, contrib_error(name, path))
+
+    def _provided(self, node, parent, name, path):
+        """Rewrites a chain to the tf1clip module or member replacing the contrib ``path``."""
+        length, target, needs_slim = supported(path)
+        root = name.split(".")[0]
+        if needs_slim:
+            self._note_slim(node)
+        if self._binding_supported(root):
+            return  # the alias itself now names a tf1clip module or member
+        if length == len(path.split(".")) and is_module(path) and not self._module_use_ok(node, path):
             self._unconverted[root] = self._unconverted.get(root, 0) + 1
             return
-        self._unconverted[root] = self._unconverted.get(root, 0) + 1
-        self._add(ERROR, node, contrib_error(name, path))
+        sub, sub_parent = node, parent
+        for _ in range(len(path.split(".")) - length):
+            sub_parent, sub = sub, sub.value
+        self._replace(sub_parent, sub, target)
+
+    def _converted_elsewhere(self, node, parent, name, path):
+        """Whether a contrib chain tf1clip does not provide is converted by another rule or tf_upgrade_v2."""
+        if path.startswith(T.MIXED_PRECISION + ".") and self._mixed_precision(node, parent, name, path):
+            return True
+        rnn = T.rnn_target(path)
+        if rnn is not None:
+            if "." in name:  # a bare name comes from an import that is rewritten
+                self._replace(parent, node, rnn)
+            return True
+        if self._engine_converts(name):
+            return True
+        if self._engine_converts(path):
+            self._replace(parent, node, path, "so that tf_upgrade_v2 converts it")
+            return True
+        return bool(T.MEMBERWISE.get(path)) and self._alias_binding(node, parent)
 
     def _v1_module(self, node, parent, name, path):
         """``getattr(tf.train, name)``: a TF 1 module object, used bare, becomes its tf.compat.v1 module."""
