@@ -5,6 +5,9 @@ Each policy has one interface::
     check = policy.check(pairs, clipped, capper, hand_on)   # a Check, or None
     train_op = policy.run(Step(...), hand_on)               # builds the apply around it
 
+plus the class attributes ``name``, ``needs_agreement`` (replicas capping their own
+share must agree on the verdict) and ``needs_verdict`` (``run`` reads ``Step.finite``).
+
 ``hand_on``: the wrapped optimizer handles non-finite steps itself (a dynamic
 loss-scale optimizer, or a tf1clip wrapper whose policy is not ``"nan"``); the
 step is then handed on as all-NaN gradients (``poison``) instead of gated here.
@@ -121,6 +124,7 @@ class NanPolicy(object):
 
     name = "nan"
     needs_agreement = False
+    needs_verdict = True  # the all-finite flag, when handed on
 
     def check(self, pairs, clipped, capper, hand_on):
         # Handed on, a non-finite input must reach the inner optimizer as NaN.
@@ -135,6 +139,7 @@ class SkipPolicy(object):
 
     name = "skip"
     needs_agreement = True
+    needs_verdict = True
 
     def check(self, pairs, clipped, capper, hand_on):
         return Check(pairs, clipped, capper, with_output=not hand_on)
@@ -211,6 +216,7 @@ class RaisePolicy(object):
 
     name = "raise"
     needs_agreement = False
+    needs_verdict = False  # asserts on the check itself, replica by replica
 
     def check(self, pairs, clipped, capper, hand_on):
         return Check(pairs, clipped, capper, with_output=True)

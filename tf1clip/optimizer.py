@@ -278,7 +278,7 @@ class TransformGradientsOptimizer(_delegate.DelegatingOptimizer):
         clipped, updates = _cappers.run_capper(self._transform_grads_fn, pairs)
         self._record_norms(agg, pairs, clipped)
         check = policy.check(pairs, clipped, self._transform_grads_fn, hand_on)
-        finite = None if check is None or policy.name == "raise" else agg.agree(check.finite())
+        finite = agg.agree(check.finite()) if check is not None and policy.needs_verdict else None
         clipped = agg.after_capper(clipped, global_step)
         if hand_on and finite is not None:
             clipped = _policies.poison(clipped, finite)
