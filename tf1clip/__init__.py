@@ -25,6 +25,7 @@ _EXPORTS = {
     "STATE_UPDATES": "cappers",
     "attach_state_updates": "cappers",
     "chain": "cappers",
+    "run_capper": "cappers",
     "clip_by_average_norm_fn": "cappers",
     "clip_by_global_norm_fn": "cappers",
     "clip_by_norm_fn": "cappers",
@@ -54,6 +55,7 @@ __all__ = [
     "clip_by_average_norm_fn",
     "clip_by_global_norm_fn",
     "chain",
+    "run_capper",
     "sum_duplicate_indices",
     "AutoClip",
     "AGC",
@@ -72,7 +74,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from tf1clip.adaptive import AGC, AutoClip, NormRecorder, ZClip  # noqa: F401
     from tf1clip.cappers import (  # noqa: F401
         STATE_UPDATES, attach_state_updates, chain, clip_by_average_norm_fn, clip_by_global_norm_fn,
-        clip_by_norm_fn, clip_by_value_fn)
+        clip_by_norm_fn, clip_by_value_fn, run_capper)
     from tf1clip.clipping import (  # noqa: F401
         clip_by_average_norm, clip_by_global_norm, clip_by_norm, clip_by_value, global_norm,
         sum_duplicate_indices)
