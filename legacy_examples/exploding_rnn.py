@@ -1,7 +1,7 @@
 """Headline example: a recurrent net whose gradients explode, trained with and without clipping.
 
 TF1 style (placeholders, tf.compat.v1.Session, a v1 optimizer), ported to TensorFlow 2
-with tf1clip. The task: read a sequence of numbers and output their running mean. The ReLU
+with tf1clip. The task: read a sequence of 40 numbers and output their mean. The ReLU
 RNN starts with recurrent weights slightly above identity, so its gradients grow
 geometrically with the sequence length (Pascanu et al., 2013). The same model, data and
 optimizer are trained twice: the unclipped run blows up, the run whose optimizer is
@@ -191,7 +191,7 @@ def main(argv=None, out=sys.stdout):
                          "(or pip install matplotlib)")
 
     print(
-        "Shows: the same ReLU RNN (sequence length %d) trained twice on the running-mean task with\n"
+        "Shows: the same ReLU RNN (sequence length %d) trained twice to output the mean of its inputs, with\n"
         "MomentumOptimizer(%g, 0.9): unclipped, then wrapped in tf1clip.clip_gradients_by_norm(optimizer, %g)\n"
         "(GLOBAL norm). eval loss: mean squared error on 256 held-out sequences."
         % (SEQ_LEN, args.learning_rate, args.clip_norm),
