@@ -146,9 +146,10 @@ def plot(runs, path, plt=None):
         color = colors.get(run["label"], "tab:blue")
         steps = list(range(len(run["history"]) + 1))
         losses = [run["initial_loss"]] + run["history"]
-        top.plot(steps, losses, color=color, marker="o" if len(steps) < 10 else None, label=run["label"])
+        marker = "o" if len(steps) < 10 else None  # a run that stopped early is a few points
+        top.plot(steps, losses, color=color, marker=marker, label=run["label"])
         norm_steps = steps[1:]
-        bottom.plot(norm_steps, run["computed_norms"], color=color, marker="o" if len(steps) < 10 else None,
+        bottom.plot(norm_steps, run["computed_norms"], color=color, marker=marker,
                     label="%s: computed (before clipping)" % run["label"])
         if run["clip_norm"] is not None:
             bottom.plot(norm_steps, run["applied_norms"], color="tab:orange", linestyle="--",
