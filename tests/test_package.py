@@ -71,11 +71,11 @@ def _import_with_fake_tensorflow(tmp_path, body):
 def test_missing_tensorflow_gives_a_clear_message(tmp_path):
     proc = _import_with_fake_tensorflow(tmp_path, "raise ImportError('No module named tensorflow')\n")
     assert proc.returncode != 0
-    assert "ImportError: tf1clip needs TensorFlow >= 2.16, which is not installed" in proc.stderr
-    assert "pip install 'tf1clip[cpu]'" in proc.stderr
+    assert "ImportError: tf1clip needs TensorFlow >= 2.15, which is not installed" in proc.stderr
+    assert "python3 -m pip install 'tensorflow-cpu>=2.15'" in proc.stderr
 
 
 def test_old_tensorflow_gives_a_clear_message(tmp_path):
-    proc = _import_with_fake_tensorflow(tmp_path, "__version__ = '2.15.1'\n")
+    proc = _import_with_fake_tensorflow(tmp_path, "__version__ = '2.14.1'\n")
     assert proc.returncode != 0
-    assert "ImportError: tf1clip needs TensorFlow >= 2.16; found 2.15.1." in proc.stderr
+    assert "ImportError: tf1clip needs TensorFlow >= 2.15; found 2.14.1." in proc.stderr
