@@ -31,7 +31,7 @@ setup(
     description="TF1-style gradient clipping (tf.contrib drop-ins) for TensorFlow 2.x tf.compat.v1 code",
     long_description=LONG_DESCRIPTION,
     long_description_content_type="text/x-rst",
-    license="Apache-2.0",
+    license_expression="Apache-2.0",
     packages=find_packages(include=["tf1clip", "tf1clip.*"]),
     python_requires=">=3.9",
     install_requires=["numpy"],
@@ -48,7 +48,6 @@ setup(
     classifiers=[
         "Programming Language :: Python :: 3",
         "Programming Language :: Python :: 3 :: Only",
-        "License :: OSI Approved :: Apache Software License",
         "Topic :: Scientific/Engineering :: Artificial Intelligence",
     ],
 )
