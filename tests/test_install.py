@@ -232,9 +232,11 @@ def test_each_extra_names_at_most_one_tensorflow_build_and_never_tf_keras():
         assert spec.contains("2.15.1") and not spec.contains("2.16.0") and not spec.contains("2.14.1")
 
 
-def test_install_page_commands_use_only_defined_extras():
-    with open(os.path.join(ROOT, "docs", "install.rst")) as f:
-        text = f.read()
+def test_install_and_estimator_pages_use_only_defined_extras():
+    text = ""
+    for page in ("install.rst", "estimator.rst"):
+        with open(os.path.join(ROOT, "docs", page)) as f:
+            text += f.read()
     used = set()
     for group in re.findall(r"(?:\.|tf1clip)\[([a-z0-9,-]+)\]", text):
         used.update(group.split(","))
