@@ -129,11 +129,12 @@ def test_no_cast_when_dtypes_match_and_one_per_float16_batch():
     for clip in (_global, _each, _value):
         assert "Cast" not in _added(SMALL * 2, clip)[1]
     # float16 at positions 1, 2, 5, 6 form two batches, {1, 5} (rank 1) and
-    # {2, 6} (shape (5, 4)): each is cast up once for its reduction, and the
-    # scale is cast down once (not once per tensor).
+    # {2, 6} (shape (5, 4)): each is cast up once for its reduction; each float16
+    # gradient is multiplied in float32 (cast up and back: 2 per tensor) so that
+    # a tiny scale does not underflow float16 (issue 15 item 6).
     shapes = [(3, 4), (4,), (5, 4), (2, 3)] * 2
     _, ops = _added(shapes, _global, dtypes=(1, 2, 5, 6))
-    assert ops["Cast"] == 3
+    assert ops["Cast"] == 2 + 2 * 4
     assert ops["L2Loss"] == 4 and ops["Mul"] == len(shapes) + 1
 
 
