@@ -192,16 +192,10 @@ def test_dry_run_prints_the_command(monkeypatch, capsys, tf_version):
 
 
 def test_install_extras_does_not_import_tensorflow():
-    path = os.path.join(ROOT, "tf1clip", "install_extras.py")
-    code = (
-        "import importlib.util, sys\n"
-        "spec = importlib.util.spec_from_file_location('install_extras', %r)\n"
-        "module = importlib.util.module_from_spec(spec)\n"
-        "spec.loader.exec_module(module)\n"
-        "module.main(['--dry-run', 'legacy-keras'])\n"
-        "print('tensorflow' in sys.modules)\n" % path
-    )
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    code = ("import sys\nfrom tf1clip import install_extras\ninstall_extras.main(['--dry-run', 'legacy-keras'])\n"
+            "print('tensorflow' in sys.modules)\n")
+    proc = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, PYTHONPATH=ROOT), capture_output=True,
+                          text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines()[-1] == "False"
     assert proc.stdout.startswith("legacy-keras: ")
