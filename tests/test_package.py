@@ -81,7 +81,7 @@ def test_missing_tensorflow_gives_a_clear_message_on_first_use(tmp_path):
     assert proc.returncode != 0
     assert "ImportError: tf1clip needs TensorFlow >= %d.%d, which is not installed" % _min_tf_version() \
         in proc.stderr
-    assert "pip install 'tf1clip[cpu]'" in proc.stderr
+    assert "python3 -m pip install 'tensorflow-cpu>=%d.%d'" % _min_tf_version() in proc.stderr
 
 
 def test_old_tensorflow_gives_a_clear_message_on_first_use(tmp_path):

@@ -1,10 +1,11 @@
 """Imports TensorFlow once, with a clear message when it is missing or too old."""
 
-MIN_TF_VERSION = (2, 16)
+MIN_TF_VERSION = (2, 15)
 
 _INSTALL_HINT = (
-    "Install one of: pip install 'tf1clip[cpu]' (tensorflow-cpu) or "
-    "pip install 'tf1clip[tf]' (tensorflow), or install TensorFlow >= %d.%d yourself."
+    "Install a CPU build with: python3 -m pip install 'tensorflow-cpu>=%d.%d' "
+    "(or, in a tf1clip checkout: python3 -m pip install '.[cpu]'); "
+    "Estimator code needs TensorFlow 2.15 with tensorflow-estimator 2.15 (the 'estimator' extra)."
     % MIN_TF_VERSION
 )
 
