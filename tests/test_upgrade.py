@@ -62,9 +62,14 @@ def _env():
 
 
 def _run(args, tmp_path):
-    """Runs the command in-process; returns (exit status, report text)."""
+    """Runs the command in-process for the TF 2.16+ target; returns (exit status, report text).
+
+    ``--target modern`` unless ``args`` name a target: on TensorFlow 2.15 with Estimator
+    installed the default (auto) would pick the estimator target.
+    """
     report = str(tmp_path / "report.txt")
-    status = upgrade.main(list(args) + ["--reportfile", report])
+    target = [] if "--target" in args else ["--target", "modern"]
+    status = upgrade.main(list(args) + target + ["--reportfile", report])
     with open(report) as f:
         return status, f.read()
 

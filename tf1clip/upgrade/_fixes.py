@@ -95,6 +95,7 @@ class _Scan:
         self.graph_use = self.keras_v1_use = self.keras_use = None
         self.mode_call = False
         self.tf1clip_uses, self.estimator_uses = [], []
+        self._tree, self._statements = tree, None
         aliases = _tf1clip_aliases(tree)
         for dotted, node in _chains(tree):
             if dotted.split(".")[0] == "tf1clip":
@@ -126,7 +127,17 @@ class _Scan:
         if self.keras_use is None and head == "keras":
             self.keras_use = (dotted, node)
         if head == "estimator" or rest.startswith("compat.v2.estimator"):
-            self.estimator_uses.append((dotted, node))
+            self.estimator_uses.append((dotted, node if hasattr(node, "lineno") else self._statement_of(node)))
+
+    def _statement_of(self, node):
+        """The innermost statement holding ``node`` (a node the converter made has no position)."""
+        if self._statements is None:
+            self._statements = {}
+            for stmt in ast.walk(self._tree):
+                if isinstance(stmt, ast.stmt):
+                    for child in ast.walk(stmt):
+                        self._statements[id(child)] = stmt
+        return self._statements.get(id(node), node)
 
     @property
     def legacy_keras_use(self):
@@ -182,7 +193,7 @@ def _legacy_keras_lines(scan, first, text, log):
     if importlib.util.find_spec("tf_keras") is None:
         _log_at(log, WARNING, use[1],
                 "The tf-keras package is not installed here; install it where this program runs: "
-                "pip install 'tf1clip[legacy-keras]' (or pip install tf-keras).")
+                "python3 -m tf1clip.install_extras legacy-keras (tf-keras at TensorFlow's minor version).")
     imports_os = (isinstance(first, ast.Import) and len(first.names) == 1
                   and first.names[0].name == "os" and first.names[0].asname is None)
     return ([line], True) if imports_os else (["import os", line], False)

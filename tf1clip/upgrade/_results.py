@@ -82,7 +82,7 @@ def summary(results: Sequence[FileResult]) -> str:
     if added:
         keras = any("TF_USE_LEGACY_KERAS" in line for lines_ in added.values() for line in lines_)
         lines += [RULE, "Added so that the code runs on TensorFlow 2%s:\n" % (
-            " (TF_USE_LEGACY_KERAS needs the tf-keras package: pip install 'tf1clip[legacy-keras]')"
+            " (TF_USE_LEGACY_KERAS needs the tf-keras package: python3 -m tf1clip.install_extras legacy-keras)"
             if keras else "")]
         lines += ["  %s: %s\n" % (name, "; ".join(added[name])) for name in sorted(added)]
     slim = sorted(r.input for r in files if any(SLIM_EXTRA in e.message for e in r.log if e.severity == INFO))
