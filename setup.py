@@ -41,7 +41,7 @@ setup(
         "estimator": ["tensorflow-cpu>=2.15,<2.16", "tensorflow-estimator>=2.15,<2.16"],
         "slim": ["tf-slim>=1.1"],
         "plot": ["matplotlib>=3.5"],
-        "test": ["pytest>=7", "hypothesis>=6"],
+        "test": ["pytest>=7", "hypothesis>=6", "matplotlib>=3.5"],
         "docs": ["sphinx>=7"],
     },
     entry_points={"console_scripts": ["tf1clip-upgrade=tf1clip.upgrade:main"]},
