@@ -12,6 +12,7 @@ original and adds what TensorFlow removed); TensorFlow, tf-keras and code
 that does not use tf-slim are left as they are.
 """
 
+import contextlib
 import importlib
 import importlib.util
 import pkgutil
@@ -104,7 +105,7 @@ def public_names(namespace: str) -> List[str]:
     """Delegated public names of ``namespace`` (empty without tf-slim); does not patch."""
     if importlib.util.find_spec("tf_slim") is None:
         return []
-    names = set()
+    names: set = set()
     for module_name in DELEGATES[namespace]:
         module = importlib.import_module(module_name)
         names.update(n for n in dir(module) if _is_public(module, n))
@@ -277,7 +278,7 @@ class _LegacyNormalization(types.ModuleType):
 
 def _legacy_normalization_missing(module: types.ModuleType) -> bool:
     try:
-        getattr(module, "BatchNormalization")
+        module.BatchNormalization  # noqa: B018
     except ImportError:  # ModuleNotFoundError from TensorFlow's lazy loader
         return True
     return False
@@ -286,10 +287,59 @@ def _legacy_normalization_missing(module: types.ModuleType) -> bool:
 def _patch_batch_norm() -> bool:
     """``batch_norm_legacy_layer``: ``slim.batch_norm`` finds the v1 layer in tf-keras."""
     layers = importlib.import_module("tf_slim.layers.layers")
-    current = layers.normalization_layers
+    current = vars(layers)["normalization_layers"]
     if isinstance(current, _LegacyNormalization) or not _legacy_normalization_missing(current):
         return False
-    layers.normalization_layers = _LegacyNormalization(current)
+    setattr(layers, "normalization_layers", _LegacyNormalization(current))  # noqa: B010
+    return True
+
+
+_supervisor_class = None
+
+
+def _graph_mode_supervisor():
+    """``tf.compat.v1.train.Supervisor`` whose service threads build and run in its graph.
+
+    TF 1.x ran the summary, step-counter and checkpoint threads in graph mode.
+    On TF 2 a new thread executes eagerly, so ``training_util.global_step`` and
+    ``Saver.save`` take their eager paths on the graph's variables and fail
+    ("... is out of scope"). Every ``LooperThread`` body runs inside its
+    coordinator's ``stop_on_exception()``; this coordinator also enters the
+    supervisor's graph there.
+    """
+    global _supervisor_class
+    if _supervisor_class is None:
+        tf = _tf()
+
+        class _GraphCoordinator(tf.compat.v1.train.Coordinator):
+            def __init__(self, graph):
+                super().__init__()
+                self._tf1clip_graph = graph
+
+            @contextlib.contextmanager
+            def stop_on_exception(self):
+                with self._tf1clip_graph.as_default(), super().stop_on_exception():
+                    yield
+
+        class Supervisor(tf.compat.v1.train.Supervisor):
+            __doc__ = tf.compat.v1.train.Supervisor.__doc__
+
+            def __init__(self, *args, **kwargs):
+                super().__init__(*args, **kwargs)
+                self._coord = _GraphCoordinator(self._graph)
+
+        _supervisor_class = Supervisor
+    return _supervisor_class
+
+
+def _patch_supervisor() -> bool:
+    """``supervisor_threads_graph_mode``: ``slim.learning.train``'s service threads run in its graph."""
+    learning = importlib.import_module("tf_slim.learning")
+    current = vars(learning)["supervisor"]
+    if isinstance(current, _Shim):
+        return False
+    shim = _Shim(current, "supervisor_threads_graph_mode", {"Supervisor": _graph_mode_supervisor()})
+    setattr(learning, "supervisor", shim)  # noqa: B010
     return True
 
 
@@ -297,6 +347,7 @@ def _patch_batch_norm() -> bool:
 PATCHES: Dict[str, Callable[[], bool]] = {
     "moved_tf_symbols": _patch_moved_symbols,
     "batch_norm_legacy_layer": _patch_batch_norm,
+    "supervisor_threads_graph_mode": _patch_supervisor,
 }
 
 
