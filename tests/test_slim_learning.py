@@ -324,3 +324,21 @@ def test_train_loops_reject_bad_train_op_logdir_and_hooks(tmp_path):
             tf1clip.contrib.training.train(train_op, str(tmp_path), hooks=[3])
         with pytest.raises(ValueError, match="logdir cannot be None"):
             tf1clip.contrib.training.train(train_op, None, hooks=[v1.train.StopAtStepHook(num_steps=1)])
+
+
+def test_learning_train_traces_and_session_config(tmp_path):
+    """trace_every_n_steps writes tf_trace-<step>.json to the train dir; session_config reaches the Session."""
+    seen = []
+
+    def step_fn(sess, train_op, global_step, kwargs):
+        seen.append(sess._config.intra_op_parallelism_threads)
+        return slim.learning.train_step(sess, train_op, global_step, kwargs)
+
+    config = v1.ConfigProto(intra_op_parallelism_threads=1, inter_op_parallelism_threads=1)
+    with tf.Graph().as_default():
+        slim.learning.train(_tiny_train_op(), str(tmp_path), number_of_steps=2, trace_every_n_steps=1,
+                            train_step_fn=step_fn, session_config=config, log_every_n_steps=1,
+                            save_summaries_secs=3600, save_interval_secs=3600)
+    assert seen == [1, 1]
+    traces = sorted(os.path.basename(p) for p in glob.glob(os.path.join(str(tmp_path), "tf_trace-*.json")))
+    assert traces == ["tf_trace-1.json", "tf_trace-2.json"]  # named by the step reached
