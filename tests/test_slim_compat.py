@@ -389,3 +389,13 @@ def test_slim_script_end_to_end_through_tf1clip_namespaces(tmp_path):
             "", tf.train.latest_checkpoint(str(tmp_path)), str(tmp_path / "eval"), num_evals=1,
             eval_op=list(names_to_updates.values()), final_op=names_to_values)
     assert 0.0 <= values["accuracy"] <= 1.0
+
+
+def test_from_import_forms_reach_delegated_names():
+    from tf1clip.contrib.framework import arg_scope
+    from tf1clip.contrib.layers import xavier_initializer
+    from tf1clip.contrib.slim import nets
+
+    assert xavier_initializer is sys.modules["tf_slim.layers.initializers"].xavier_initializer
+    assert arg_scope is tf_slim.arg_scope
+    assert nets.resnet_v1 is sys.modules["tf_slim.nets.resnet_v1"]

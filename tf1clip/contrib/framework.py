@@ -51,6 +51,6 @@ def get_or_create_global_step(graph=None):
     return step
 
 
-# Every other public name: tf-slim's (``_slim_compat.DELEGATES['framework']``), resolved on first use.
-__getattr__ = _slim_compat.module_getattr('framework', globals())
-__dir__ = _slim_compat.module_dir('framework', globals())
+# Every other public name: tf-slim's (``_slim_compat.DELEGATES["framework"]``), resolved on first use.
+__getattr__ = _slim_compat.module_getattr("framework", globals())
+__dir__ = _slim_compat.module_dir("framework", globals())

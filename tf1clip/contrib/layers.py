@@ -455,6 +455,6 @@ def _moving_average(name, value, decay):
         return var.assign_sub((var - value) * complement)
 
 
-# Every other public name: tf-slim's (``_slim_compat.DELEGATES['layers']``), resolved on first use.
-__getattr__ = _slim_compat.module_getattr('layers', globals())
-__dir__ = _slim_compat.module_dir('layers', globals())
+# Every other public name: tf-slim's (``_slim_compat.DELEGATES["layers"]``), resolved on first use.
+__getattr__ = _slim_compat.module_getattr("layers", globals())
+__dir__ = _slim_compat.module_dir("layers", globals())

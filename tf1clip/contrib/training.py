@@ -357,6 +357,6 @@ def train(
         )
 
 
-# Every other public name: tf-slim's (``_slim_compat.DELEGATES['training']``), resolved on first use.
-__getattr__ = _slim_compat.module_getattr('training', globals())
-__dir__ = _slim_compat.module_dir('training', globals())
+# Every other public name: tf-slim's (``_slim_compat.DELEGATES["training"]``), resolved on first use.
+__getattr__ = _slim_compat.module_getattr("training", globals())
+__dir__ = _slim_compat.module_dir("training", globals())

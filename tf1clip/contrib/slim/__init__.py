@@ -38,6 +38,6 @@ __all__ = [
     "training",
 ]
 
-# Every other public name: tf-slim's (``_slim_compat.DELEGATES['slim']``), resolved on first use.
+# Every other public name: tf-slim's (``_slim_compat.DELEGATES["slim"]``), resolved on first use.
 __getattr__ = _slim_compat.module_getattr("slim", globals())
 __dir__ = _slim_compat.module_dir("slim", globals())

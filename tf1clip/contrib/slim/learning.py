@@ -286,6 +286,6 @@ def train(
     )
 
 
-# Every other public name: tf-slim's (``_slim_compat.DELEGATES['slim.learning']``), resolved on first use.
+# Every other public name: tf-slim's (``_slim_compat.DELEGATES["slim.learning"]``), resolved on first use.
 __getattr__ = _slim_compat.module_getattr("slim.learning", globals())
 __dir__ = _slim_compat.module_dir("slim.learning", globals())
