@@ -192,22 +192,33 @@ def test_apply_is_idempotent_and_names_its_patches():
 
 
 def test_patches_leave_tensorflow_itself_alone():
+    out = _run("""
+        import importlib
+        import tensorflow as tf
+        from tf1clip.contrib import _slim_compat
+
+        def state():
+            names = [(m, n) for m, moved in sorted(_slim_compat._MOVED.items()) for n in sorted(moved)]
+            return ([hasattr(importlib.import_module(m), n) for m, n in names],
+                    tf.compat.v1.train.Supervisor, tf.compat.v1.train.Coordinator)
+
+        before = state()
+        assert set(_slim_compat.apply()) <= set(_slim_compat.PATCHES)
+        assert state() == before
+        print(before[0])
+    """)
+    assert "False" in out  # some of the moved names are really missing from TensorFlow here
+
+
+def test_shims_forward_to_the_original_module():
     _slim_compat.apply()
     from tensorflow.python.framework import ops
-    from tensorflow.python.ops import array_ops
-    from tensorflow.python.ops import control_flow_ops
 
     shim = tf_slim.learning.ops
-    assert isinstance(shim, types.ModuleType) and shim is not ops
+    assert isinstance(shim, types.ModuleType) and shim is not ops and shim._tf1clip_base is ops
     assert shim.IndexedSlices is tf.IndexedSlices and shim.Tensor is tf.Tensor
-    assert shim.get_default_graph is ops.get_default_graph  # the rest forwards
-    # TensorFlow's modules are untouched: no attribute came back
-    assert "IndexedSlices" not in vars(ops) or ops.IndexedSlices is tf.IndexedSlices
-    if not hasattr(tf_slim.learning.ops._tf1clip_base, "IndexedSlices"):
-        assert not hasattr(ops, "IndexedSlices")
-    assert hasattr(array_ops, "stack") == ("stack" in vars(array_ops))
-    assert hasattr(control_flow_ops, "cond") == ("cond" in vars(control_flow_ops))
-    assert tf.compat.v1.train.Supervisor.__module__ == "tensorflow.python.training.supervisor"
+    assert shim.get_default_graph is ops.get_default_graph
+    assert tf_slim.learning.supervisor.Supervisor is not v1.train.Supervisor
 
 
 def test_moved_symbols_clip_gradient_norms_with_indexed_slices():
