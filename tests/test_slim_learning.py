@@ -2,6 +2,9 @@
 
 import glob
 import os
+import subprocess
+import sys
+import textwrap
 
 import numpy as np
 import pytest
@@ -342,3 +345,38 @@ def test_learning_train_traces_and_session_config(tmp_path):
     assert seen == [1, 1]
     traces = sorted(os.path.basename(p) for p in glob.glob(os.path.join(str(tmp_path), "tf_trace-*.json")))
     assert traces == ["tf_trace-1.json", "tf_trace-2.json"]  # named by the step reached
+
+
+def test_learning_train_chief_then_worker_through_master(tmp_path):
+    """master= a (local) tf.distribute.Server: the chief initialises and checkpoints, a non-chief worker
+    (is_chief=False, logdir=None) waits for the variables the server holds and trains on from there."""
+    code = textwrap.dedent("""
+        import sys
+        import tensorflow as tf
+        import tf1clip.contrib
+        slim, v1 = tf1clip.contrib.slim, tf.compat.v1
+        server = v1.train.Server.create_local_server()
+
+        def build():
+            w = v1.get_variable("w", initializer=tf.constant([1.0]))
+            loss = tf.reduce_sum(w * 2.0)
+            return slim.learning.create_train_op(loss, v1.train.GradientDescentOptimizer(0.5)), w
+
+        with tf.Graph().as_default():
+            train_op, _ = build()
+            slim.learning.train(train_op, sys.argv[1], master=server.target, number_of_steps=2,
+                                log_every_n_steps=0, save_summaries_secs=3600, save_interval_secs=3600)
+        with tf.Graph().as_default():
+            train_op, w = build()
+            last_loss = slim.learning.train(train_op, None, master=server.target, is_chief=False,
+                                            number_of_steps=4, log_every_n_steps=0)
+            with v1.Session(server.target) as sess:
+                print(last_loss, sess.run(w)[0], sess.run(v1.train.get_global_step()))
+    """)
+    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3")
+    proc = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True,
+                          timeout=240, env=env)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    last_loss, w, step = proc.stdout.split()
+    assert (float(last_loss), float(w), int(step)) == (-4.0, -3.0, 4)  # w: 1 - 4 steps * 0.5 * 2
+    assert tf.train.latest_checkpoint(str(tmp_path)).endswith("model.ckpt-2")  # only the chief saved
