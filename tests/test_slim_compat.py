@@ -4,6 +4,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import threading
 import types
 
 import numpy as np
@@ -350,19 +351,27 @@ def test_batch_norm_without_tf_keras_says_what_to_install():
 
 
 def test_supervisor_threads_run_in_graph_mode(tmp_path):
-    """The summary / step-counter / checkpoint threads of learning.train work on TF 2 (eager by default)."""
+    """A Supervisor thread (learning.train's summaries, step counter, checkpoints) reads the step and saves."""
     _slim_compat.apply()
     sup = tf_slim.learning.supervisor.Supervisor
     assert issubclass(sup, v1.train.Supervisor)
+    done, steps = threading.Event(), []
     with tf.Graph().as_default() as graph:
         step = v1.train.get_or_create_global_step()
-        v1.summary.scalar("step", step)
-        sv = sup(graph=graph, logdir=str(tmp_path), global_step=step, save_summaries_secs=3600, save_model_secs=3600)
+        sv = sup(graph=graph, logdir=str(tmp_path), global_step=step, save_summaries_secs=0, save_model_secs=0)
         with sv.managed_session() as sess:
-            threads = sv.start_standard_services(sess)
-            assert len(threads) == 3
+
+            def in_thread():  # what SVStepCounterThread and SVTimerCheckpointThread do
+                if not done.is_set():
+                    steps.append(v1.train.global_step(sess, step))
+                    sv.saver.save(sess, sv.save_path, global_step=step)
+                    done.set()
+
+            thread = sv.loop(3600, in_thread)
+            assert done.wait(120)
             sv.request_stop()
-        sv.stop(threads)  # a thread that failed (e.g. eager ``.numpy()`` on the graph's step) re-raises here
+        sv.stop([thread])  # re-raises what failed in the thread (eager ``.numpy()`` on the graph's step)
+    assert steps == [0]
     assert tf.train.latest_checkpoint(str(tmp_path)).endswith("model.ckpt-0")
 
 
