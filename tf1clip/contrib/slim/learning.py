@@ -166,6 +166,24 @@ def _sync_replicas(sync_optimizer):
     return found[0] if single else found
 
 
+def _train_step_reading_step_after(graph, train_op, global_step):
+    """``train_step`` that reads the global step after the update, in the same run.
+
+    tf-slim's ``train_step`` runs ``[train_op, global_step]`` unordered, so the
+    step it logs and names traces by (``tf_trace-<step>.json``,
+    ``run_metadata-<step>``) may be the old or the new one; two steps could get
+    one name and ``add_run_metadata`` then raised "The provided tag was
+    already used".
+    """
+    with graph.as_default(), tf.name_scope("train_step"), tf.control_dependencies([train_op]):
+        step_after = global_step.read_value() if hasattr(global_step, "read_value") else tf.identity(global_step)
+
+    def step_fn(sess, op, unused_global_step, train_step_kwargs):
+        return train_step(sess, op, step_after, train_step_kwargs)
+
+    return step_fn
+
+
 def train(
     train_op: Any,
     logdir: Optional[str],
@@ -208,7 +226,9 @@ def train(
     queue.
 
     This is tf-slim's loop (which is contrib's) after tf1clip's argument
-    checks. Differences: ``global_step=None`` finds a legacy
+    checks. Differences: the default ``train_step_fn`` logs and names traces
+    by the global step its update reached (tf-slim read it unordered with the
+    update); ``global_step=None`` finds a legacy
     ``get_variable("global_step")`` step (tf-slim's lookup raises on TF 2);
     ``sync_optimizer`` may be a tf1clip wrapper of a ``SyncReplicasOptimizer``
     (e.g. ``tf1clip.clip_gradients_by_norm(sync_opt, 5.0)``); wrong argument
@@ -256,6 +276,8 @@ def train(
     if global_step is None:
         with graph.as_default():
             global_step = framework.get_or_create_global_step(graph)
+    if train_step_fn is train_step:
+        train_step_fn = _train_step_reading_step_after(graph, train_op, global_step)
     return _tf_slim_learning().train(
         train_op,
         logdir,
