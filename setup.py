@@ -1,9 +1,15 @@
-"""Packaging for tf1clip.
+"""Packaging for tf1clip (not on PyPI: install from a checkout or a git URL, see docs/install.rst).
 
 TensorFlow is not a hard install requirement so that users keep whichever
 build they have (``tensorflow``, ``tensorflow-cpu``, a vendor build); pick one
-with an extra: ``pip install 'tf1clip[cpu]'`` or ``pip install 'tf1clip[tf]'``.
-``import tf1clip`` says clearly when TensorFlow is missing or older than 2.16.
+with an extra: ``cpu``, ``tf`` (the CUDA-enabled build, for GPU machines) or
+``estimator`` (TensorFlow 2.15 + tensorflow-estimator 2.15, Python <= 3.11).
+``import tf1clip`` says clearly when TensorFlow is missing or older than 2.15.
+
+There is no ``tf-keras`` extra: tf-keras requires the ``tensorflow`` distribution,
+so pip would install a second TensorFlow build next to ``tensorflow-cpu``. Run
+``python3 -m tf1clip.install_extras legacy-keras`` instead (tf-keras at TensorFlow's
+minor version, without dependencies).
 """
 
 import os
@@ -25,20 +31,23 @@ setup(
     description="TF1-style gradient clipping (tf.contrib drop-ins) for TensorFlow 2.x tf.compat.v1 code",
     long_description=LONG_DESCRIPTION,
     long_description_content_type="text/x-rst",
-    license="Apache-2.0",
+    license_expression="Apache-2.0",
     packages=find_packages(include=["tf1clip", "tf1clip.*"]),
     python_requires=">=3.9",
     install_requires=["numpy"],
     extras_require={
-        "cpu": ["tensorflow-cpu>=2.16"],
-        "tf": ["tensorflow>=2.16"],
-        "legacy-keras": ["tf-keras>=2.16"],
-        "test": ["pytest>=7"],
+        "cpu": ["tensorflow-cpu>=2.15"],
+        "tf": ["tensorflow>=2.15"],
+        "estimator": ["tensorflow-cpu>=2.15,<2.16", "tensorflow-estimator>=2.15,<2.16"],
+        "slim": ["tf-slim>=1.1"],
+        "plot": ["matplotlib>=3.5"],
+        "test": ["pytest>=7", "hypothesis>=6"],
+        "docs": ["sphinx>=7"],
     },
     entry_points={"console_scripts": ["tf1clip-upgrade=tf1clip.upgrade:main"]},
     classifiers=[
         "Programming Language :: Python :: 3",
-        "License :: OSI Approved :: Apache Software License",
+        "Programming Language :: Python :: 3 :: Only",
         "Topic :: Scientific/Engineering :: Artificial Intelligence",
     ],
 )

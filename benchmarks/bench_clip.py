@@ -32,8 +32,11 @@ Columns:
 
 Sessions use the default ``ConfigProto`` (grappler on, default rewriters) with
 ``intra_op_parallelism_threads=1`` and ``inter_op_parallelism_threads=1`` so
-that one step uses one core (``--threads 0`` keeps TensorFlow's default thread
-pools).
+that one step uses one core; each variant also gets a second Session with
+TensorFlow's default thread pools (``--threads 1,0``), timed in the same
+rounds, for the ``ratio, default pools`` column. Variants named ``tf1clip
+wrapper ...`` wrap the optimizer with ``clip_gradients_by_norm`` and a
+non-finite policy instead of clipping the pairs.
 """
 
 import argparse
@@ -59,6 +62,7 @@ SCENARIOS = {
         widths=[16, 24, 32] * 33 + [16, 24],
         batch=32,
         optimizer="adam",
+        policies=True,
         steps=5,
         chunks=4,
         rounds=60,
@@ -107,6 +111,31 @@ SCENARIOS = {
         rounds=40,
         builds=7,
     ),
+    "many_2000": dict(
+        title="many small at scale: 1000 dense layers, 2000 variables (kernels 16x16 + biases), Adam",
+        widths=[16] * 1001,
+        batch=4,
+        optimizer="adam",
+        policies=True,
+        steps=2,
+        chunks=3,
+        rounds=12,
+        builds=3,
+    ),
+    "bert_base": dict(
+        title="BERT-base-like set: 199 tensors, 109M parameters, loss sum(w**2)/2 (bandwidth-bound), Adam",
+        bert=True,
+        optimizer="adam",
+        # 109M float32 parameters: variables, Adam slots and gradients are ~1.8 GB per Session,
+        # so one thread setting and the norm recipes only.
+        threads=(1,),
+        only=("unclipped", "tf.clip_by_norm per tensor", "tf.clip_by_global_norm", "tf1clip.clip_by_norm",
+              "tf1clip.clip_by_global_norm"),
+        steps=1,
+        chunks=1,
+        rounds=6,
+        builds=3,
+    ),
     "construction_2000": dict(
         title="construction only: 2000 variables (1000 dense layers, kernels 16x16 + biases)",
         widths=[16] * 1001,
@@ -120,7 +149,18 @@ SCENARIOS = {
 }
 
 
-def _variants():
+def _bert_shapes(hidden=768, layers=12, vocab=30522, positions=512, ffn=3072):
+    """Shapes of BERT-base's trainable tensors (embeddings, 12 encoder layers, pooler)."""
+    shapes = [(vocab, hidden), (positions, hidden), (2, hidden), (hidden,), (hidden,)]
+    for _ in range(layers):
+        shapes += [(hidden, hidden), (hidden,)] * 4  # query, key, value, attention output
+        shapes += [(hidden,), (hidden,)]  # attention layer norm
+        shapes += [(hidden, ffn), (ffn,), (ffn, hidden), (hidden,)]
+        shapes += [(hidden,), (hidden,)]  # output layer norm
+    return shapes + [(hidden, hidden), (hidden,)]
+
+
+def _variants(cfg):
     import tensorflow as tf
 
     import tf1clip
@@ -143,6 +183,16 @@ def _variants():
     def raw_value(gv):
         return [(None if g is None else tf.clip_by_value(g, -CLIP_VALUE, CLIP_VALUE), v) for g, v in gv]
 
+    def wrapper(policy):
+        def wrap(optimizer):
+            return tf1clip.clip_gradients_by_norm(optimizer, CLIP_NORM, on_nonfinite=policy)
+
+        wrap.wraps_optimizer = True
+        return wrap
+
+    policies = []
+    if cfg.get("policies"):
+        policies = [("tf1clip wrapper, global, on_nonfinite=%s" % p, wrapper(p)) for p in ("nan", "skip", "raise")]
     return [
         ("unclipped", None),
         ("tf.clip_by_norm per tensor", raw_norm),
@@ -151,7 +201,7 @@ def _variants():
         ("tf1clip.clip_by_norm", lambda gv: tf1clip.clip_by_norm(gv, CLIP_NORM)),
         ("tf1clip.clip_by_global_norm", lambda gv: tf1clip.clip_by_global_norm(gv, CLIP_NORM)[0]),
         ("tf1clip.clip_by_value", lambda gv: tf1clip.clip_by_value(gv, -CLIP_VALUE, CLIP_VALUE)),
-    ]
+    ] + policies
 
 
 def build_model(cfg):
@@ -162,7 +212,14 @@ def build_model(cfg):
     v1 = tf.compat.v1
     rng = np.random.RandomState(0)
     init = v1.glorot_uniform_initializer(seed=1)
-    if "distinct" in cfg:
+    if cfg.get("bert"):
+        small = v1.random_normal_initializer(stddev=0.02, seed=1)
+        terms = [
+            tf.reduce_sum(tf.square(v1.get_variable("t%d" % i, shape, initializer=small)))
+            for i, shape in enumerate(_bert_shapes())
+        ]
+        loss = 0.5 * tf.add_n(terms)
+    elif "distinct" in cfg:
         x = tf.constant(rng.randn(cfg["batch"], 8).astype(np.float32))
         terms = []
         for i in range(cfg["distinct"]):
@@ -214,6 +271,9 @@ class Variant(object):
         with self.graph.as_default():
             tf.compat.v1.set_random_seed(0)
             loss, optimizer = build_model(cfg)
+            if getattr(clip, "wraps_optimizer", False):
+                optimizer = clip(optimizer)
+                clip = None
             grads_and_vars = optimizer.compute_gradients(loss)
             self.n_vars = len(grads_and_vars)
             if clip is not None:
@@ -222,12 +282,20 @@ class Variant(object):
             self.train_op = train if isinstance(train, tf.Operation) else train.op
             init = tf.compat.v1.global_variables_initializer()
         self.graph.finalize()
-        self.sess = tf.compat.v1.Session(graph=self.graph, config=_session_config(threads))
-        self.sess.run(init)
+        # One Session per thread setting, on the same graph (each holds its own variables).
+        self.sessions = {}
+        for t in threads:
+            self.sessions[t] = tf.compat.v1.Session(graph=self.graph, config=_session_config(t))
+            self.sessions[t].run(init)
+        self.sess = self.sessions[threads[0]]
 
-    def run(self, steps):
+    def close(self):
+        for sess in self.sessions.values():
+            sess.close()
+
+    def run(self, steps, threads=None):
         """Runs ``steps`` steps; returns (wall seconds, process CPU seconds) per step."""
-        run = self.sess.run
+        run = (self.sess if threads is None else self.sessions[threads]).run
         op = self.train_op
         cpu = time.process_time()
         start = time.perf_counter()
@@ -270,14 +338,14 @@ def _construction_times(cfg, variants, repeats):
     import numpy as np
     import tensorflow as tf
 
-    times = {name: [] for name, clip in variants if clip is not None}
+    times = {name: [] for name, clip in variants if clip is not None and not getattr(clip, "wraps_optimizer", False)}
     with tf.Graph().as_default():
         loss, optimizer = build_model(cfg)
         grads_and_vars = optimizer.compute_gradients(loss)
         for r in range(repeats):
             order = variants if r % 2 == 0 else variants[::-1]
             for name, clip in order:
-                if clip is None:
+                if clip is None or getattr(clip, "wraps_optimizer", False):
                     continue
                 gc.collect()
                 gc.disable()
@@ -291,7 +359,7 @@ def _construction_times(cfg, variants, repeats):
     return {name: float(np.median(t)) for name, t in times.items()}
 
 
-def run_scenario(name, rounds=None, steps=None, chunks=None, threads=1):
+def run_scenario(name, rounds=None, steps=None, chunks=None, threads=(1, 0)):
     """Measures one scenario in this process; returns a JSON-able dict."""
     import numpy as np
     import tensorflow as tf
@@ -300,10 +368,11 @@ def run_scenario(name, rounds=None, steps=None, chunks=None, threads=1):
     rounds = rounds or cfg["rounds"]
     steps = steps or cfg["steps"]
     chunks = chunks or cfg.get("chunks", 1)
-    variants = _variants()
+    variants = [v for v in _variants(cfg) if v[0] in cfg.get("only", (v[0],))]
+    threads = tuple(cfg.get("threads", threads))
     build_s = _construction_times(cfg, variants, cfg["builds"])
     result = dict(scenario=name, title=cfg["title"], rounds=rounds, steps=steps, chunks=chunks,
-                  threads=threads, tensorflow=tf.__version__)
+                  threads=list(threads), tensorflow=tf.__version__)
     if cfg.get("construction_only"):
         with tf.Graph().as_default():
             loss, optimizer = build_model(cfg)
@@ -314,50 +383,59 @@ def run_scenario(name, rounds=None, steps=None, chunks=None, threads=1):
     built = [Variant(vname, clip, cfg, threads) for vname, clip in variants]
     n_vars = built[0].n_vars
     for variant in built:
-        variant.run(max(3, steps))
+        for t in threads:
+            variant.run(max(3, steps), t)
     traced = {v.name: v.traced_step() for v in built}
-    wall = {v.name: [] for v in built}
-    cpu = {v.name: [] for v in built}
+    wall = {(v.name, t): [] for v in built for t in threads}
+    cpu = {(v.name, t): [] for v in built for t in threads}
     for r in range(rounds):
-        order = built if r % 2 == 0 else built[::-1]
-        seconds = {v.name: min(v.run(steps) for _ in range(chunks)) for v in order}
-        for v in built:
-            wall[v.name].append(seconds[v.name][0])
-            cpu[v.name].append(seconds[v.name][1])
+        for t in threads:
+            order = built if r % 2 == 0 else built[::-1]
+            seconds = {v.name: min(v.run(steps, t) for _ in range(chunks)) for v in order}
+            for v in built:
+                wall[v.name, t].append(seconds[v.name][0])
+                cpu[v.name, t].append(seconds[v.name][1])
     rows = []
+    first = threads[0]
     for v in built:
-        ratios = np.array(wall[v.name]) / np.array(wall["unclipped"])
-        cpu_ratios = np.array(cpu[v.name]) / np.array(cpu["unclipped"])
+        ratios = np.array(wall[v.name, first]) / np.array(wall["unclipped", first])
+        cpu_ratios = np.array(cpu[v.name, first]) / np.array(cpu["unclipped", first])
         q25, q50, q75 = np.percentile(ratios, [25, 50, 75])
+        pools = {
+            t: float(np.median(np.array(wall[v.name, t]) / np.array(wall["unclipped", t]))) for t in threads[1:]
+        }
         rows.append(
             dict(
                 variant=v.name,
                 ratio=float(q50),
                 ratio_q25=float(q25),
                 ratio_q75=float(q75),
+                pools_ratio=pools.get(0),
                 cpu_ratio=float(np.median(cpu_ratios)),
-                step_ms=1e3 * float(np.median(wall[v.name])),
+                step_ms=1e3 * float(np.median(wall[v.name, first])),
                 nodes=traced[v.name][0],
                 nodes_per_var=(traced[v.name][0] - traced["unclipped"][0]) / n_vars,
                 build_ms=1e3 * build_s.get(v.name, 0.0),
                 peak_mb=traced[v.name][1] / 2.0**20,
             )
         )
-        v.sess.close()
+        v.close()
     result.update(n_vars=n_vars, rows=rows)
     return result
 
 
 def format_table(result, markdown=False):
     if result["rounds"]:
-        head = ["variant", "ratio (IQR)", "cpu ratio", "nodes/var", "build ms", "peak MB", "step ms"]
+        head = ["variant", "ratio (IQR)", "ratio, default pools", "cpu ratio", "nodes/var", "build ms", "peak MB",
+                "step ms"]
         lines = [
             [
                 row["variant"],
                 "%.3f (%.3f-%.3f)" % (row["ratio"], row["ratio_q25"], row["ratio_q75"]),
+                "-" if row.get("pools_ratio") is None else "%.3f" % row["pools_ratio"],
                 "%.3f" % row["cpu_ratio"],
                 "%.3f" % row["nodes_per_var"],
-                "%.1f" % row["build_ms"] if row["variant"] != "unclipped" else "-",
+                "%.1f" % row["build_ms"] if row["build_ms"] else "-",
                 "%.2f" % row["peak_mb"],
                 "%.3f" % row["step_ms"],
             ]
@@ -410,8 +488,9 @@ def main(argv=None):
     parser.add_argument("--steps", type=int, help="steps per chunk (default: per scenario)")
     parser.add_argument("--chunks", type=int,
                         help="chunks per variant per round, the fastest kept (default: per scenario)")
-    parser.add_argument("--threads", type=int, default=1,
-                        help="intra/inter-op threads per Session; 0 = TensorFlow default (default 1)")
+    parser.add_argument("--threads", default="1,0",
+                        help="comma-separated intra/inter-op thread settings, each timed in its own Session; "
+                             "0 = TensorFlow's default pools; the first gives the main ratio (default 1,0)")
     parser.add_argument("--markdown", action="store_true", help="print Markdown tables")
     parser.add_argument("--json", metavar="FILE", help="also write all results to FILE")
     parser.add_argument("--in-process", action="store_true", help=argparse.SUPPRESS)
@@ -421,7 +500,8 @@ def main(argv=None):
     names = args.scenario or list(SCENARIOS)
 
     if args.in_process:
-        results = [run_scenario(n, args.rounds, args.steps, args.chunks, args.threads) for n in names]
+        threads = [int(t) for t in args.threads.split(",")]
+        results = [run_scenario(n, args.rounds, args.steps, args.chunks, threads) for n in names]
         json.dump(results, sys.stdout)
         return 0
 
@@ -430,7 +510,7 @@ def main(argv=None):
     results = []
     for name in names:
         cmd = [sys.executable, os.path.abspath(__file__), "--in-process", "--scenario", name,
-               "--threads", str(args.threads)]
+               "--threads", args.threads]
         if args.rounds:
             cmd += ["--rounds", str(args.rounds)]
         if args.steps:

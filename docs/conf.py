@@ -3,11 +3,16 @@
 import os
 import sys
 
-sys.path.insert(0, os.path.abspath(".."))
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+sys.path.insert(0, ROOT)
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+
+import tf1clip  # noqa: E402
 
 project = "tf1clip"
 author = "tf1clip developers"
+release = version = tf1clip.__version__
 extensions = ["sphinx.ext.autodoc", "sphinx.ext.napoleon"]
 exclude_patterns = ["_build"]
+autodoc_member_order = "bysource"
 html_theme = "alabaster"

@@ -5,6 +5,9 @@ It has the three kinds of gradient real models produce: dense (the layers), spar
 not reach, which breaks the hand-written recipes that call ``tf.clip_by_*`` on it).
 """
 
+import argparse
+
+import _cli  # before TensorFlow: quiets its start-up logging
 import numpy as np
 import tensorflow as tf
 
@@ -40,24 +43,47 @@ def build_model():
     return (x, ids, y), loss
 
 
-def train(train_op, placeholders, loss, steps, extra=None, log=print):
-    """Runs ``steps`` full-batch steps in a new Session; returns the loss history."""
+def train(train_op, placeholders, loss, steps, extra=(), log=print):
+    """Runs ``steps`` full-batch steps in a new Session; returns the loss history.
+
+    ``extra`` is a sequence of ``(label, tensor)`` pairs logged with the loss.
+    """
     feed = dict(zip(placeholders, make_data()))
     losses = []
+    labels = [label for label, _ in extra]
     with v1.Session() as sess:
         sess.run(v1.global_variables_initializer())
         losses.append(float(sess.run(loss, feed)))
+        log("step %4d  training loss %.4f" % (0, losses[0]))
         for step in range(1, steps + 1):
-            fetched = sess.run([train_op, loss] + list(extra or []), feed)
+            fetched = sess.run([train_op, loss] + [tensor for _, tensor in extra], feed)
             losses.append(float(fetched[1]))
             if step % max(1, steps // 5) == 0:
-                log("step %4d  loss %.4f%s" % (step, fetched[1], "".join("  %.4g" % e for e in fetched[2:])))
+                shown = "".join("  %s %.4g" % pair for pair in zip(labels, fetched[2:]))
+                log("step %4d  training loss %.4f%s" % (step, fetched[1], shown))
     return losses
 
 
-def steps_from_command_line(default):
-    import argparse
+def verdict(losses, recipe, log=print):
+    """Logs the one-line verdict: did the loss fall by at least half?"""
+    outcome = "learns" if losses[-1] < 0.5 * losses[0] else "does NOT learn"
+    log(
+        "Verdict: %s %s: training loss %.4g -> %.4g in %d steps."
+        % (recipe, outcome, losses[0], losses[-1], len(losses) - 1)
+    )
 
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--steps", type=int, default=default)
+
+def introduce(doc, log=print):
+    """Logs what the example shows (the first line of its docstring) and the model."""
+    log(doc.strip().splitlines()[0].replace("``", ""))
+    log(
+        "Model: a small regression net whose gradients are dense (layers), sparse "
+        "(embedding lookup) and None (an unused variable); loss: mean squared error."
+    )
+
+
+def steps_from_command_line(doc, default):
+    """Parses ``--steps``; ``--help`` shows ``doc`` and the default."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=_cli.HelpFormatter)
+    parser.add_argument("--steps", type=int, default=default, help="training steps")
     return parser.parse_args().steps

@@ -7,24 +7,30 @@ float16/float32 lists. ``tf1clip.clip_by_global_norm`` works on the pairs direct
 returns the pre-clip norm for logging.
 """
 
+import _cli  # noqa: F401  (before TensorFlow: quiets its start-up logging)
+import _toy
 import tensorflow as tf
 
-import _toy
 import tf1clip
 
 v1 = tf.compat.v1
 
 
 def main(steps=200, log=print):
+    _toy.introduce(__doc__, log)
     with tf.Graph().as_default():
         placeholders, loss = _toy.build_model()
         optimizer = v1.train.GradientDescentOptimizer(learning_rate=0.05)
         grads_and_vars = optimizer.compute_gradients(loss)
         clipped, norm = tf1clip.clip_by_global_norm(grads_and_vars, 5.0)
         train_op = optimizer.apply_gradients(clipped, global_step=v1.train.get_or_create_global_step())
-        return _toy.train(train_op, placeholders, loss, steps, extra=[norm], log=log)
+        extra = [("global norm before clipping (limit 5)", norm)]
+        losses = _toy.train(train_op, placeholders, loss, steps, extra=extra, log=log)
+    _toy.verdict(losses, "clip_by_global_norm(5.0) with gradient descent", log)
+    return losses
 
 
 if __name__ == "__main__":
+    steps = _toy.steps_from_command_line(__doc__, 200)
     v1.disable_eager_execution()
-    main(_toy.steps_from_command_line(200))
+    main(steps)

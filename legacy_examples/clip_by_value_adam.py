@@ -6,24 +6,29 @@ The classic TF1 answer was
 ``tf1clip.clip_by_value`` passes ``None`` through and keeps sparse gradients sparse.
 """
 
+import _cli  # noqa: F401  (before TensorFlow: quiets its start-up logging)
+import _toy
 import tensorflow as tf
 
-import _toy
 import tf1clip
 
 v1 = tf.compat.v1
 
 
 def main(steps=200, log=print):
+    _toy.introduce(__doc__, log)
     with tf.Graph().as_default():
         placeholders, loss = _toy.build_model()
         optimizer = v1.train.AdamOptimizer(learning_rate=0.05)
         grads_and_vars = optimizer.compute_gradients(loss)
         capped = tf1clip.clip_by_value(grads_and_vars, -1.0, 1.0)
         train_op = optimizer.apply_gradients(capped, global_step=v1.train.get_or_create_global_step())
-        return _toy.train(train_op, placeholders, loss, steps, log=log)
+        losses = _toy.train(train_op, placeholders, loss, steps, log=log)
+    _toy.verdict(losses, "clip_by_value(-1, 1) with Adam", log)
+    return losses
 
 
 if __name__ == "__main__":
+    steps = _toy.steps_from_command_line(__doc__, 200)
     v1.disable_eager_execution()
-    main(_toy.steps_from_command_line(200))
+    main(steps)

@@ -5,9 +5,10 @@ each gradient at its variable's own scale, then the global norm; ``tf1clip.chain
 composes the two and ``tf1clip.transform_gradients`` runs them inside the optimizer.
 """
 
+import _cli  # noqa: F401  (before TensorFlow: quiets its start-up logging)
+import _toy
 import tensorflow as tf
 
-import _toy
 import tf1clip
 
 v1 = tf.compat.v1
@@ -25,14 +26,18 @@ def my_capper(grads_and_vars):
 
 
 def main(steps=200, log=print):
+    _toy.introduce(__doc__, log)
     with tf.Graph().as_default():
         placeholders, loss = _toy.build_model()
         capper = tf1clip.chain(my_capper, tf1clip.clip_by_global_norm_fn(5.0))
         optimizer = tf1clip.transform_gradients(v1.train.GradientDescentOptimizer(0.05), capper)
         train_op = optimizer.minimize(loss, global_step=v1.train.get_or_create_global_step())
-        return _toy.train(train_op, placeholders, loss, steps, log=log)
+        losses = _toy.train(train_op, placeholders, loss, steps, log=log)
+    _toy.verdict(losses, "a custom capper chained with clip_by_global_norm_fn(5.0)", log)
+    return losses
 
 
 if __name__ == "__main__":
+    steps = _toy.steps_from_command_line(__doc__, 200)
     v1.disable_eager_execution()
-    main(_toy.steps_from_command_line(200))
+    main(steps)

@@ -4,14 +4,16 @@ The tf1clip functions take the same ``(gradient, variable)`` pairs in eager mode
 inside ``tf.function``, so the training step reads like the TF1 one.
 """
 
+import _cli  # noqa: F401  (before TensorFlow: quiets its start-up logging)
+import _toy
 import numpy as np
 import tensorflow as tf
 
-import _toy
 import tf1clip
 
 
 def main(steps=200, log=print):
+    _toy.introduce(__doc__, log)
     x, ids, y = (tf.constant(a) for a in _toy.make_data())
     rng = np.random.RandomState(1)
     w1 = tf.Variable(rng.uniform(-0.5, 0.5, (_toy.N_FEATURES, 16)).astype(np.float32), name="w1")
@@ -35,13 +37,15 @@ def main(steps=200, log=print):
         return loss, norm
 
     losses = [float(loss_fn())]
+    log("step %4d  training loss %.4f" % (0, losses[0]))
     for step in range(1, steps + 1):
         loss, norm = train_step()
         losses.append(float(loss))
         if step % max(1, steps // 5) == 0:
-            log("step %4d  loss %.4f  grad norm %.4g" % (step, loss, norm))
+            log("step %4d  training loss %.4f  global norm before clipping (limit 5) %.4g" % (step, loss, norm))
+    _toy.verdict(losses, "clip_by_global_norm(5.0) in a tf.function GradientTape step", log)
     return losses
 
 
 if __name__ == "__main__":
-    main(_toy.steps_from_command_line(200))
+    main(_toy.steps_from_command_line(__doc__, 200))

@@ -399,3 +399,51 @@ def test_create_train_op_with_zclip_and_contrib_cappers_in_a_chain(sess):
     assert sess.run(zclip.count) == len(grads)
     assert sess.run(zclip.mean) == pytest.approx(mean, rel=1e-5)
     np.testing.assert_allclose(sess.run(w), before - np.sum(expected, axis=0), rtol=1e-4)
+
+
+# --- float64 and float16 (issue 15 items 5, 6) --------------------------------------------------
+
+
+@pytest.mark.parametrize("capper", ["AutoClip", "ZClip"])
+def test_adaptive_cappers_keep_float64_norms_above_float32_range(sess, capper):
+    # The float64 norm was cast to float32: above 3.4e38 it became inf and the
+    # gradients NaN.
+    v = tf.Variable(tf.zeros(2, tf.float64))
+    g = tf.constant([3e100, 4e100], tf.float64)
+    if capper == "AutoClip":
+        cap = tf1clip.AutoClip(percentile=50.0, history_size=4)
+        expected = [3e100, 4e100]  # history = [this norm]: threshold = norm, scale 1
+    else:
+        cap = tf1clip.ZClip(max_grad_norm=1e99, warmup_steps=2)
+        expected = [3e100 * 0.02, 4e100 * 0.02]  # warm-up: only max_grad_norm (1e99 / 5e100) applies
+    out = cap([(g, v)])
+    state = [var for var in cap.variables if var.dtype.base_dtype != tf.int64]
+    assert state and all(var.dtype.base_dtype == tf.float64 for var in state)
+    sess.run(tf.compat.v1.global_variables_initializer())
+    np.testing.assert_allclose(sess.run(out[0][0]), expected, rtol=1e-9)
+    assert cap.norm.dtype == tf.float64
+
+
+def test_agc_float64_units_keep_their_range(sess):
+    w = np.array([[3e100, 1e-60], [4e100, 0.0]])
+    g = np.array([[3e102, 5e-3], [4e102, 0.0]])
+    var = tf.Variable(w)
+    out = tf1clip.AGC(clip_factor=0.01, eps=1e-80)([(tf.constant(g), var)])[0][0]
+    sess.run(var.initializer)
+    got = sess.run(out)
+    # Column 0: ||g|| = 5e102 > 0.01 * 5e100 -> scaled to norm 5e98; column 1:
+    # 5e-3 > 0.01 * 1e-60 -> scaled to norm 1e-62 (0 in float32).
+    expected = np.stack([g[:, 0] * (0.01 * 5e100 / 5e102), g[:, 1] * (0.01 * 1e-60 / 5e-3)], 1)
+    np.testing.assert_allclose(got, expected, rtol=1e-12)
+
+
+@pytest.mark.parametrize("dtype", [tf.float16, tf.bfloat16])
+def test_agc_half_precision_scale_is_applied_in_float32(sess, dtype):
+    # clip_factor * ||W|| / ||G|| = 1e-3 * 1e-2 / 6e4 ~ 1.7e-10: below float16's range.
+    w = tf.Variable(tf.constant([0.01, 0.0], dtype))
+    g = tf.constant([6e4, 0.0], dtype)
+    out = tf1clip.AGC(clip_factor=1e-3, eps=1e-6)([(g, w)])[0][0]
+    sess.run(w.initializer)
+    got = sess.run(tf.cast(out, tf.float64))
+    w0 = sess.run(tf.cast(w, tf.float64))[0]
+    np.testing.assert_allclose(got, [1e-3 * w0, 0.0], rtol=2 ** -7)

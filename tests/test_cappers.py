@@ -6,6 +6,7 @@ import tensorflow as tf
 
 import tf1clip
 from helpers import np_global_norm
+from tf1clip import cappers
 
 
 def _pairs():
@@ -99,3 +100,51 @@ def test_factories_validate_eagerly(graph):
         tf1clip.clip_by_average_norm_fn(-1)
     with pytest.raises(ValueError, match=r"`clip_value_min` must be <= `clip_value_max`"):
         tf1clip.clip_by_value_fn(1.0, -1.0)
+
+
+# --- explicit capper state (issue 10.1) ---------------------------------------------------
+
+
+def _sgd_model():
+    w = tf.compat.v1.Variable([3.0, 4.0], name="w")
+    opt = tf.compat.v1.train.GradientDescentOptimizer(0.0)
+    return w, opt, opt.compute_gradients(tf.reduce_sum(w * w), [w])
+
+
+def test_run_capper_returns_the_update_and_leaves_nothing_pending(graph):
+    w, opt, pairs = _sgd_model()
+    autoclip = tf1clip.AutoClip(history_size=2)
+    clipped, updates = cappers.run_capper(tf1clip.chain(tf1clip.clip_by_value_fn(-100, 100), autoclip), pairs)
+    assert len(updates) == 1 and callable(updates[0])
+    assert graph.get_collection(tf1clip.STATE_UPDATES) == []
+    train = tf1clip.attach_state_updates(opt.apply_gradients(clipped), updates=updates)
+    with tf.compat.v1.Session() as sess:
+        sess.run(tf.compat.v1.global_variables_initializer())
+        sess.run([g for g, _ in clipped])  # evaluating the gradients alone advances nothing
+        assert sess.run(autoclip.count) == 0
+        sess.run(train)
+        sess.run(train)
+        assert sess.run(autoclip.count) == 2
+
+
+def test_stateless_capper_through_run_capper_has_no_update(graph):
+    _, _, pairs = _sgd_model()
+    clipped, updates = cappers.run_capper(tf1clip.clip_by_global_norm_fn(1.0), pairs)
+    assert updates == [] and len(clipped) == 1
+
+
+def test_an_unattached_update_is_an_error_at_the_next_call(graph):
+    _, opt, pairs = _sgd_model()
+    autoclip = tf1clip.AutoClip(history_size=2)
+    autoclip(pairs)
+    with pytest.raises(RuntimeError, match=r"AutoClip: the state update of its previous call was never attached"):
+        autoclip(pairs)
+    tf1clip.attach_state_updates(opt.apply_gradients(pairs))
+    autoclip(pairs)  # attached: the next call is fine
+
+
+def test_attach_state_updates_rejects_bad_arguments(graph):
+    with pytest.raises(TypeError, match=r"`train_op` must be a tf.Operation or tf.Tensor .*received str 'x'"):
+        tf1clip.attach_state_updates("x")
+    with pytest.raises(TypeError, match=r"`updates` must be a list of zero-argument callables"):
+        tf1clip.attach_state_updates(tf.no_op(), updates=[1])

@@ -484,3 +484,198 @@ def test_sum_duplicate_indices_gives_the_dense_norm_and_stays_sparse(sess):
     capper = tf1clip.chain(tf1clip.sum_duplicate_indices, tf1clip.clip_by_global_norm_fn(1.0))
     clipped = capper([(sparse, v[0]), (dense, v[1])])
     np.testing.assert_allclose(sess.run(clipped[0][0].values), [[7.0 / dense_norm], [1.0 / dense_norm]], rtol=1e-6)
+
+
+# --- float64 range, float16 scale, clip_norm shape (issue 15 items 5-7) ---------------------------
+
+CLIP_FNS = {
+    "global": lambda gv, c: tf1clip.clip_by_global_norm(gv, c)[0],
+    "each": tf1clip.clip_by_norm,
+    "average": tf1clip.clip_by_average_norm,
+    "global_fn": lambda gv, c: tf1clip.clip_by_global_norm_fn(c)(gv),
+    "each_fn": lambda gv, c: tf1clip.clip_by_norm_fn(c)(gv),
+}
+
+
+@pytest.mark.parametrize("norm,limit", [(5e100, 1e100), (5e-50, 1e-50), (5e150, 1e-150)])
+@pytest.mark.parametrize("kind", sorted(CLIP_FNS))
+def test_float64_gradient_is_clipped_in_float64(sess, kind, norm, limit):
+    # A Python clip_norm went through float32 (1e100 -> inf, 1e-50 -> 0).
+    g = np.array([0.6 * norm, 0.8 * norm], np.float64)
+    v = tf.Variable(tf.zeros(2, tf.float64))
+    c = limit / 2.0 if kind == "average" else limit  # average: limit * size(g) = limit
+    out = sess.run(CLIP_FNS[kind]([(tf.constant(g), v)], c)[0][0])
+    np.testing.assert_allclose(out, g * (limit / norm), rtol=1e-12)
+
+
+def test_float64_use_norm_and_returned_norm_keep_their_range(sess):
+    v = tf.Variable(tf.zeros(2, tf.float64))
+    g = tf.constant([3e150, 4e150], tf.float64)
+    clipped, norm = tf1clip.clip_by_global_norm([(g, v)], 1e150)
+    out, n = sess.run([clipped[0][0], norm])
+    assert n == pytest.approx(5e150, rel=1e-12)
+    np.testing.assert_allclose(out, [0.6e150, 0.8e150], rtol=1e-12)
+
+
+@pytest.mark.parametrize("limit", [1e-3, 1e-2, 0.5])
+@pytest.mark.parametrize("kind", sorted(CLIP_FNS))
+def test_float16_scale_is_applied_in_float32(sess, kind, limit):
+    # The scale 1e-3 / 6e4 underflowed float16 (zero gradient); 1e-2 / 6e4 was a
+    # float16 subnormal (7% off). Multiplied in float32 and cast once, the result
+    # is the float16 nearest to the exact one (within one rounding).
+    g = np.array([6e4, 0.0], np.float16)
+    v = tf.Variable(tf.zeros(2, tf.float16))
+    c = limit / 2.0 if kind == "average" else limit
+    out = sess.run(CLIP_FNS[kind]([(tf.constant(g), v)], c)[0][0])
+    assert out.dtype == np.float16
+    exact = g.astype(np.float64) * (limit / float(g[0]))
+    np.testing.assert_allclose(out.astype(np.float64), exact, rtol=2 ** -10)
+
+
+def test_bfloat16_and_float16_sparse_scale_in_float32(sess):
+    table = tf.Variable(tf.zeros([5, 2], tf.bfloat16))
+    values = tf.constant([[6e4, 0.0], [0.0, 8e4]], tf.bfloat16)
+    sparse = tf.IndexedSlices(values, tf.constant([0, 3]), tf.constant([5, 2]))
+    clipped = tf1clip.clip_by_global_norm([(sparse, table)], 1e-30)[0][0][0]
+    assert isinstance(clipped, tf.IndexedSlices) and clipped.dtype == tf.bfloat16
+    out = sess.run(tf.cast(clipped.values, tf.float64))
+    v = sess.run(tf.cast(values, tf.float64))
+    np.testing.assert_allclose(out, v * (1e-30 / np.sqrt(np.sum(v ** 2))), rtol=2 ** -7)
+
+
+CLIP_NORM_ARGS = {
+    "global": lambda gv, c: tf1clip.clip_by_global_norm(gv, c)[0],
+    "each": tf1clip.clip_by_norm,
+    "average": tf1clip.clip_by_average_norm,
+    "value_min": lambda gv, c: tf1clip.clip_by_value(gv, c, 10.0),
+    "value_max": lambda gv, c: tf1clip.clip_by_value(gv, -10.0, c),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(CLIP_NORM_ARGS))
+def test_clip_norm_of_unknown_rank_fed_a_matrix_fails_at_run_time(sess, kind):
+    # It clipped element-wise without any error.
+    arg = {"value_min": "clip_value_min", "value_max": "clip_value_max"}.get(kind, "clip_norm")
+    limit = tf.compat.v1.placeholder(tf.float32, None)
+    v = tf.Variable(tf.zeros([2, 100]))
+    out = CLIP_NORM_ARGS[kind]([(tf.ones([2, 100]), v)], limit)[0][0]
+    assert sess.run(out, {limit: 0.5}).shape == (2, 100)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="`%s` must be a 0-d tensor" % arg):
+        sess.run(out, {limit: np.ones([1, 100])})
+
+
+@pytest.mark.parametrize("kind", sorted(CLIP_NORM_ARGS))
+def test_clip_norm_of_static_rank_one_is_refused_while_building(kind):
+    arg = {"value_min": "clip_value_min", "value_max": "clip_value_max"}.get(kind, "clip_norm")
+    with tf.Graph().as_default():
+        limit = tf.compat.v1.placeholder(tf.float32, [None])
+        v = tf.Variable(tf.zeros([2]))
+        with pytest.raises(ValueError, match="`%s` must be a 0-d tensor; received shape" % arg):
+            CLIP_NORM_ARGS[kind]([(tf.ones([2]), v)], limit)
+
+
+# --- large gradients are scaled from their own norm (issue 12 item 1) ------------------------------
+
+
+def _ancestors(tensor):
+    seen, stack = set(), [tensor.op]
+    while stack:
+        op = stack.pop()
+        if op in seen:
+            continue
+        seen.add(op)
+        stack.extend(t.op for t in op.inputs)
+        stack.extend(op.control_inputs)
+    return seen
+
+
+@pytest.mark.parametrize("clip", ["each", "average"])
+def test_large_gradient_scale_depends_only_on_its_own_norm(clip):
+    shapes = [(300, 300), (400, 200), (3, 4), (5, 4), (None, 300)]
+    with tf.Graph().as_default():
+        pairs = []
+        for i, shape in enumerate(shapes):
+            g = tf.compat.v1.placeholder(tf.float32, shape, name="g%d" % i)
+            pairs.append((g, tf.Variable(tf.zeros([7, 300] if shape[0] is None else shape), name="v%d" % i)))
+        fn = tf1clip.clip_by_norm if clip == "each" else tf1clip.clip_by_average_norm
+        out = fn(pairs, 1.0)
+        for i in (0, 1, 4):
+            l2 = {op for op in _ancestors(out[i][0]) if op.type == "L2Loss"}
+            assert len(l2) == 1 and l2.pop().inputs[0].op.name == "g%d" % i
+            placeholders = {op.name for op in _ancestors(out[i][0]) if op.type == "Placeholder"}
+            assert placeholders == {"g%d" % i}
+        # The small ones still share one vectorised computation.
+        small = {op.name for op in _ancestors(out[2][0]) if op.type == "Placeholder"}
+        assert small == {"g2", "g3"}
+
+
+def test_large_gradients_clipped_alone_match_numpy(sess):
+    rng = np.random.RandomState(3)
+    arrays = [rng.randn(300, 300).astype(np.float32), rng.randn(70000).astype(np.float64) * 1e-3,
+              rng.randn(3, 4).astype(np.float32) * 9]
+    arrays.append(np.full((300, 300), np.inf, np.float32))
+    pairs = [(tf.constant(a), tf.Variable(tf.zeros(a.shape, a.dtype))) for a in arrays]
+    each = sess.run([g for g, _ in tf1clip.clip_by_norm(pairs, 2.0)])
+    average = sess.run([g for g, _ in tf1clip.clip_by_average_norm(pairs, 1e-4)])
+    for a, e, m in zip(arrays[:3], each, average):
+        n = np.sqrt(np.sum(np.square(a, dtype=np.float64)))
+        np.testing.assert_allclose(e, a * min(2.0 / n, 1.0), rtol=1e-5)
+        np.testing.assert_allclose(m, a * min(1e-4 * a.size / n, 1.0), rtol=1e-5)
+    assert np.isnan(each[3]).all() and np.isnan(average[3]).all()
+
+
+def test_large_gradient_with_finite_values_whose_norm_overflows_becomes_nan(sess):
+    # Values are finite but their squares sum past float32's range: the norm is
+    # inf, and the non-finite rule makes the gradient NaN (not zeros).
+    a = np.full((300, 300), 1e19, np.float32)
+    v = tf.Variable(tf.zeros(a.shape))
+    out = sess.run(tf1clip.clip_by_norm([(tf.constant(a), v)], 1.0)[0][0])
+    assert np.isnan(out).all()
+
+
+def _executed(build):
+    with tf.Graph().as_default():
+        train = build()
+        with tf.compat.v1.Session() as s:
+            s.run(tf.compat.v1.global_variables_initializer())
+            s.run(train)
+            meta = tf.compat.v1.RunMetadata()
+            s.run(train, options=tf.compat.v1.RunOptions(trace_level=tf.compat.v1.RunOptions.FULL_TRACE),
+                  run_metadata=meta)
+    return sum(len(d.node_stats) for d in meta.step_stats.dev_stats)
+
+
+@pytest.mark.parametrize("n", [1, 3])
+def test_large_gradient_alone_executes_seven_nodes(n):
+    # Per large gradient: L2Loss, Rsqrt, Mul (by limit / sqrt 2), Minimum,
+    # Sub + AddV2 (the non-finite rule) and the Mul that scales it.
+    def build(clip):
+        def make():
+            opt = tf.compat.v1.train.GradientDescentOptimizer(0.1)
+            vs = [tf.compat.v1.get_variable("v%d" % i, [300, 300], initializer=tf.compat.v1.ones_initializer())
+                  for i in range(n)]
+            loss = tf.add_n([tf.reduce_sum(tf.square(v)) for v in vs])
+            gv = opt.compute_gradients(loss, vs)
+            return opt.apply_gradients(tf1clip.clip_by_norm(gv, 1.0) if clip else gv)
+        return make
+
+    added = _executed(build(True)) - _executed(build(False))
+    assert added == 7 * n + 2  # + two shared constants: limit / sqrt 2 and 1
+
+
+@pytest.mark.parametrize("policy", ["nan", "skip", "raise"])
+def test_decorator_keeps_float64_range_and_float16_scale(policy):
+    cases = [(np.float64, 1e100, 5e100), (np.float64, 1e-50, 5e-50), (np.float16, 1e-3, 6e4)]
+    for dtype, limit, norm in cases:
+        g = np.array([0.6 * norm, 0.8 * norm]).astype(dtype)
+        with tf.Graph().as_default():
+            w = tf.compat.v1.get_variable("w", initializer=np.zeros(2, dtype))
+            opt = tf1clip.clip_gradients_by_norm(
+                tf.compat.v1.train.GradientDescentOptimizer(1.0), limit, on_nonfinite=policy)
+            train = opt.minimize(tf.reduce_sum(w * g))
+            with tf.compat.v1.Session() as sess:
+                sess.run(tf.compat.v1.global_variables_initializer())
+                sess.run(train)
+                got = sess.run(w).astype(np.float64)
+        exact = -g.astype(np.float64) * (limit / np.sqrt(np.sum(np.square(g.astype(np.float64)))))
+        np.testing.assert_allclose(got, exact, rtol=2e-3 if dtype == np.float16 else 1e-12)

@@ -616,3 +616,21 @@ def test_constants():
             opt = make(learning_rate=0.1)
             assert isinstance(opt, v1.train.Optimizer), name
         assert layers.OPTIMIZER_CLS_NAMES["Momentum"](learning_rate=0.1)._momentum == 0.9
+
+
+@pytest.mark.parametrize("limit,norm", [(1e100, 5e100), (1e-50, 5e-50)])
+def test_float64_limits_keep_their_range(limit, norm):
+    # A Python static_max_norm / clip_gradients went through float32 (1e100 -> inf).
+    g = np.array([0.6 * norm, 0.8 * norm])
+    with tf.Graph().as_default():
+        w = v1.get_variable("w", initializer=np.zeros(2))
+        gv = [(tf.constant(g), w)]
+        adaptive = layers.adaptive_clipping_fn(decay=0.0, static_max_norm=limit)(gv)[0][0]
+        loss = tf.reduce_sum(w * g)
+        train = layers.optimize_loss(loss, v1.train.get_or_create_global_step(), 1.0, "SGD",
+                                     clip_gradients=limit, summaries=[])
+        with v1.Session() as sess:
+            sess.run(v1.global_variables_initializer())
+            np.testing.assert_allclose(sess.run(adaptive), g * (limit / norm), rtol=1e-9)
+            sess.run(train)
+            np.testing.assert_allclose(sess.run(w), -g * (limit / norm), rtol=1e-9)

@@ -217,3 +217,63 @@ def test_async_parameter_server_cluster():
     # Every one of the 30 updates is one worker's gradient clipped to norm 1.
     assert np.linalg.norm(got) <= 30 * result["learning_rate"] * result["clip_norm"] + 1e-5
     assert _loss(shards, got) < 0.5 * _loss(shards, np.zeros(4))
+
+
+# --- the matrix: optimizers x policies x dense/sparse/mixed against one device --------------
+
+
+@pytest.fixture(scope="module")
+def matrix():
+    out = _run([sys.executable, os.path.join(HERE, "_mirrored_matrix_worker.py")], timeout=240)
+    return json.loads(out.strip().splitlines()[-1])
+
+
+OPTIMIZERS = ("sgd", "momentum", "adam", "adagrad", "rmsprop")
+MODELS = ("dense", "sparse", "mixed")
+
+
+EXTRA = ("lso_adam", "lso_momentum", "autoclip", "no_var_list")
+
+
+def _close(a, b):
+    assert sorted(a) == sorted(b)
+    for name in a:
+        np.testing.assert_allclose(a[name], b[name], rtol=2e-5, atol=1e-6, err_msg=name)
+
+
+@pytest.mark.parametrize("policy", ["nan", "skip", "raise"])
+def test_replicated_run_equals_one_device_on_the_summed_loss(matrix, policy):
+    """Issue 15.1 (all-dense models), 15.13 (loss-scale optimizer outside), 15.15 (no var_list)."""
+    result = matrix[policy]
+    single, multi = result["single"], result["mirrored"]
+    assert result["consistent"] is True
+    prefixes = ["%s_%s/" % (opt, model) for opt in OPTIMIZERS for model in MODELS] + [e + "/" for e in EXTRA]
+    for prefix in prefixes:
+        names = sorted(n for n in single if n.startswith(prefix))
+        assert names and names == sorted(n for n in multi if n.startswith(prefix)), prefix
+        assert multi[prefix + "step"] == 3
+        for name in names:
+            np.testing.assert_allclose(multi[name], single[name], rtol=2e-5, atol=1e-6, err_msg=name)
+    # The models moved: the comparison is not between two untouched states.
+    assert single["adam_dense/w1"] != [[0.3, -0.2, 0.5], [0.1, 0.4, -0.3]]
+    assert single["no_var_list/w1_v1"] != [[0.2] * 3] * 2
+    (count,) = [n for n in multi if n.startswith("AutoClip") and n.endswith("/count")]
+    history = count[: -len("count")] + "history"
+    assert multi[count] == single[count] == 3
+    np.testing.assert_allclose(multi[history], single[history], rtol=2e-5)
+
+
+def test_stateful_capper_state_is_one_set_of_variables(matrix):
+    """Issue 15.14: no per-replica copies of AutoClip's state in GLOBAL_VARIABLES."""
+    names = [n.split("/", 1)[1] for n in matrix["nan"]["mirrored"] if n.startswith("AutoClip")]
+    assert sorted(names) == ["count", "history"]
+
+
+@pytest.mark.parametrize("policy", ["nan", "skip", "raise"])
+def test_saver_checkpoints_move_between_one_device_and_mirrored(matrix, policy):
+    """Model variables, slots, loss-scale and capper state restore both ways (issue 15.14)."""
+    result = matrix[policy]
+    _close(result["restored_into_mirrored"], result["single"])
+    if result["restored_into_single"] is not None:
+        previous = {"skip": "nan", "raise": "skip"}[policy]
+        _close(result["restored_into_single"], matrix[previous]["mirrored"])

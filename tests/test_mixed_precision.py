@@ -34,7 +34,7 @@ class Net(object):
         self.global_step = tf.compat.v1.train.get_or_create_global_step()
         self.train = opt.minimize(loss, global_step=self.global_step, var_list=[self.w])
         self.sess = tf.compat.v1.Session()
-        self.sess.run(tf.compat.v1.global_variables_initializer())
+        self.sess.run([tf.compat.v1.global_variables_initializer(), tf.compat.v1.local_variables_initializer()])
 
     def close(self):
         self.sess.close()

@@ -89,10 +89,12 @@ def test_global_norm_many_small_one_node_per_variable(repeat):
     n = 4 * repeat
     total, ops = _added(SMALL * repeat, _global)
     # Per batch: ConcatV2 + its axis Const + L2Loss; per variable: one Mul;
-    # once: AddN, Mul(*2), Sqrt, Reciprocal, Minimum, Sub, AddV2 and a Const.
-    assert ops == {"ConcatV2": 2, "L2Loss": 2, "Mul": n + 1, "Const": 3, "AddN": 1, "Sqrt": 1,
-                   "Reciprocal": 1, "Minimum": 1, "Sub": 1, "AddV2": 1}
-    assert total == n + 14
+    # once: AddN, Mul(*2), Sqrt, Reciprocal, Minimum, Sub, AddV2 and a Const
+    # (TF 2.21). Exact: one Mul per variable; the constant part is an upper
+    # bound, as grappler's constant handling differs between TF versions.
+    assert ops["Mul"] == n + 1 and ops["L2Loss"] == 2
+    assert set(ops) <= {"ConcatV2", "L2Loss", "Mul", "Const", "AddN"} | SCALAR_MATH
+    assert n < total <= n + 14
 
 
 @pytest.mark.parametrize("repeat", [1, 6])
@@ -102,9 +104,19 @@ def test_per_tensor_norm_many_small_one_node_per_variable(repeat):
     # Per batch: ConcatV2, Square, SegmentSum (+ Sum for rank 2) and their
     # Consts; the two norm vectors joined by one ConcatV2; one Unpack of the
     # scales; per variable: one Mul.
-    assert ops == {"ConcatV2": 3, "Square": 2, "Sum": 1, "SegmentSum": 2, "Const": 7, "Sqrt": 1,
-                   "Reciprocal": 1, "Minimum": 1, "Sub": 1, "AddV2": 1, "Unpack": 1, "Mul": n}
-    assert total == n + 21
+    # (TF 2.21: ConcatV2 3, Square 2, Sum 1, SegmentSum 2, Const 7, one each of the
+    # scalar math, Unpack 1.) Exact: one Mul per variable; the rest an upper bound.
+    assert ops["Mul"] == n and ops["Unpack"] == 1
+    assert n < total <= n + 21
+
+
+@pytest.mark.parametrize("clip", [_global, _each, _value], ids=["global", "each", "value"])
+def test_exactly_one_executed_node_per_added_variable(clip):
+    # The guarantee, on every TensorFlow version: six times the variables cost
+    # exactly one more executed node per added variable.
+    few, _ = _added(SMALL, clip)
+    many, _ = _added(SMALL * 6, clip)
+    assert many - few == len(SMALL) * 5
 
 
 @pytest.mark.parametrize("shapes", [SMALL * 3, LARGE], ids=["small", "large"])
@@ -129,11 +141,12 @@ def test_no_cast_when_dtypes_match_and_one_per_float16_batch():
     for clip in (_global, _each, _value):
         assert "Cast" not in _added(SMALL * 2, clip)[1]
     # float16 at positions 1, 2, 5, 6 form two batches, {1, 5} (rank 1) and
-    # {2, 6} (shape (5, 4)): each is cast up once for its reduction, and the
-    # scale is cast down once (not once per tensor).
+    # {2, 6} (shape (5, 4)): each is cast up once for its reduction; each float16
+    # gradient is multiplied in float32 (cast up and back: 2 per tensor) so that
+    # a tiny scale does not underflow float16 (issue 15 item 6).
     shapes = [(3, 4), (4,), (5, 4), (2, 3)] * 2
     _, ops = _added(shapes, _global, dtypes=(1, 2, 5, 6))
-    assert ops["Cast"] == 3
+    assert ops["Cast"] == 2 + 2 * 4
     assert ops["L2Loss"] == 4 and ops["Mul"] == len(shapes) + 1
 
 
@@ -272,3 +285,33 @@ def test_eager_batched_equals_graph():
     for a, (g, _) in zip(arrays, eager):
         norm = np.sqrt(np.sum(np.square(a, dtype=np.float64)))
         np.testing.assert_allclose(g.numpy(), a * min(0.5 / norm, 1.0), rtol=2e-6)
+
+
+# --- the on_nonfinite policies at batch cost (issue 12.2) -----------------------------------
+
+
+def _policy_step_nodes(n, policy):
+    """Executed nodes of one Adam step over n small variables through the wrapper."""
+    with tf.Graph().as_default():
+        variables = [v1.get_variable("v%d" % i, [4], initializer=v1.ones_initializer()) for i in range(n)]
+        loss = tf.add_n([tf.reduce_sum(tf.square(v)) for v in variables])
+        opt = tf1clip.clip_gradients_by_norm(v1.train.AdamOptimizer(0.1), 1.0, on_nonfinite=policy)
+        train = opt.minimize(loss)
+        with v1.Session() as sess:
+            sess.run([v1.global_variables_initializer(), v1.local_variables_initializer()])
+            sess.run(train)
+            metadata = v1.RunMetadata()
+            sess.run(train, options=v1.RunOptions(trace_level=v1.RunOptions.FULL_TRACE), run_metadata=metadata)
+    return sum(len(dev.node_stats) for dev in metadata.step_stats.dev_stats)
+
+
+@pytest.mark.parametrize("policy", ["skip", "raise"])
+def test_policies_add_no_executed_node_per_variable(policy):
+    # Exact: the policy's cost does not grow with the variable count (finiteness
+    # is read off the batched norms; the apply is gated by one Switch; the
+    # per-variable check and "raise"'s message run only on a failing step).
+    few = _policy_step_nodes(8, policy) - _policy_step_nodes(8, "nan")
+    many = _policy_step_nodes(40, policy) - _policy_step_nodes(40, "nan")
+    assert many == few
+    # Upper bound on the constant (23 and 13 on TF 2.21; grappler may differ elsewhere).
+    assert 0 < few <= {"skip": 30, "raise": 20}[policy]

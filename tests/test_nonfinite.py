@@ -51,13 +51,13 @@ class Model(object):
         self.train = opt.apply_gradients(self.pairs, global_step=self.global_step)
         self.sess = tf.compat.v1.Session()
         _SESSIONS.append(self.sess)
-        self.sess.run(tf.compat.v1.global_variables_initializer())
+        self.sess.run([tf.compat.v1.global_variables_initializer(), tf.compat.v1.local_variables_initializer()])
 
     def step(self, gw, ge):
         return self.sess.run(self.train, {self.gw: gw, self.ge: ge})
 
     def state(self):
-        variables = tf.compat.v1.global_variables()
+        variables = tf.compat.v1.global_variables() + tf.compat.v1.local_variables()
         return dict(zip([v.op.name for v in variables], self.sess.run(variables)))
 
 
@@ -178,24 +178,65 @@ def test_skip_counts_inf_even_when_the_capper_hides_it():
         assert state["Adam_skipped_steps"] == 1 and state["global_step"] == 0
 
 
-def test_skip_counter_is_a_checkpointed_variable_only_when_asked_for(tmp_path):
+def test_skip_counter_is_local_to_savers_and_tracked_by_object_checkpoints(tmp_path):
     with tf.Graph().as_default():
         model = Model(tf1clip.clip_gradients_by_norm(adam(), 2.0, on_nonfinite="skip"))
         counter = model.opt.skipped_steps
         assert counter.op.name == COUNTER and not counter.trainable
         assert counter in model.opt.variables()
-        assert counter in tf.compat.v1.global_variables()
+        assert counter in tf.compat.v1.local_variables()
+        assert counter not in tf.compat.v1.global_variables()
         model.step(*BAD[0])
         saver_path = tf.compat.v1.train.Saver().save(model.sess, str(tmp_path / "saver"))
         ckpt = tf.compat.v1.train.Checkpoint(optimizer=model.opt)
         object_path = ckpt.save(str(tmp_path / "object"), session=model.sess)
-    assert (COUNTER, []) in tf.train.list_variables(saver_path)
+    assert COUNTER not in [k for k, _ in tf.train.list_variables(saver_path)]
     object_keys = [k for k, _ in tf.train.list_variables(object_path)]
     assert "optimizer/%s/.ATTRIBUTES/VARIABLE_VALUE" % COUNTER in object_keys
     with tf.Graph().as_default():
         model = Model(tf1clip.clip_gradients_by_norm(adam(), 2.0, on_nonfinite="skip"))
         tf.compat.v1.train.Checkpoint(optimizer=model.opt).restore(object_path).run_restore_ops(model.sess)
         assert model.sess.run(model.opt.skipped_steps) == 1
+
+
+@pytest.mark.parametrize("saved_by", ["unwrapped", "nan", "skip"])
+def test_saver_checkpoints_resume_into_a_skip_wrapper(tmp_path, saved_by):
+    """Issue 15.8: turning "skip" on for a resumed run restores out of the box."""
+    wrap = {
+        "unwrapped": lambda opt: opt,
+        "nan": lambda opt: tf1clip.clip_gradients_by_norm(opt, 2.0),
+        "skip": lambda opt: tf1clip.clip_gradients_by_norm(opt, 2.0, on_nonfinite="skip"),
+    }
+    with tf.Graph().as_default():
+        model = Model(wrap[saved_by](adam()))
+        model.step(*GOOD)
+        if saved_by == "skip":
+            model.step(*BAD[0])
+        saved = model.state()
+        path = tf.compat.v1.train.Saver().save(model.sess, str(tmp_path / "ckpt"))
+    with tf.Graph().as_default():
+        model = Model(tf1clip.clip_gradients_by_norm(adam(), 2.0, on_nonfinite="skip"))
+        tf.compat.v1.train.Saver().restore(model.sess, path)
+        restored = model.state()
+        assert restored.pop(COUNTER) == 0
+        saved.pop(COUNTER, None)
+        _assert_state_equal(restored, saved)
+        model.step(*BAD[1])
+        assert model.sess.run(model.opt.skipped_steps) == 1
+
+
+def test_skip_counter_initializes_itself_without_local_init():
+    with tf.Graph().as_default():
+        w = tf.compat.v1.Variable(1.0, name="w")
+        g = tf.compat.v1.placeholder(tf.float32, [])
+        opt = tf1clip.clip_gradients_by_norm(adam(), 2.0, on_nonfinite="skip")
+        train = opt.apply_gradients([(g * 1.0, w)])
+        with tf.compat.v1.Session() as sess:
+            sess.run(tf.compat.v1.global_variables_initializer())
+            sess.run(train, {g: 1.0})
+            sess.run(train, {g: NAN})
+            sess.run(train, {g: INF})
+            assert sess.run(opt.skipped_steps) == 2
 
 
 def test_skip_returns_a_fetchable_train_op_in_the_collection():
@@ -320,7 +361,9 @@ _V1_SCRIPT = textwrap.dedent(
     with tf.Graph().as_default():
         w, x, step, opt, train = build(True)
         names = sorted(v.op.name for v in tf.compat.v1.global_variables())
-        assert names == sorted(plain + ["model/ClipByNormAdam_skipped_steps"]), (names, plain)
+        assert names == plain, (names, plain)
+        local = [v.op.name for v in tf.compat.v1.local_variables()]
+        assert local == ["model/ClipByNormAdam_skipped_steps"], local
         assert not isinstance(w, tf.__internal__.CompositeTensor)
         with tf.compat.v1.Session() as sess:
             sess.run(tf.compat.v1.global_variables_initializer())
@@ -342,3 +385,79 @@ def test_skip_in_a_disable_v2_behavior_program():
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert proc.stdout.strip().endswith("OK")
+
+
+# --- issue 15: skipped steps and stateful cappers, SyncReplicas, nesting --------------------
+
+
+def test_norm_recorder_state_moves_only_on_applied_steps():
+    """Issue 15.4: 2 applied + 2 skipped steps count 2 steps."""
+    with tf.Graph().as_default():
+        recorder = tf1clip.NormRecorder(tf1clip.clip_by_global_norm_fn(2.0), summaries=False)
+        model = Model(tf1clip.transform_gradients(adam(), recorder, on_nonfinite="skip"))
+        for gw, ge in (GOOD, BAD[0], ([0.1, 0.1], [[0.1, 0.1], [0.1, 0.1]]), BAD[1]):
+            model.step(gw, ge)
+        steps, clipped = model.sess.run([recorder.steps, recorder.clipped_steps])
+        assert (steps, clipped) == (2, 1)
+        assert model.sess.run(model.opt.skipped_steps) == 2
+
+
+def test_autoclip_history_ignores_skipped_steps_whose_norm_is_finite():
+    """A step skipped because the capper's output overflowed leaves AutoClip's state alone."""
+    with tf.Graph().as_default():
+        autoclip = tf1clip.AutoClip(percentile=50.0, history_size=4)
+        capper = tf1clip.chain(autoclip, lambda pairs: [(None if g is None else g * 1e38, v) for g, v in pairs])
+        w = tf.compat.v1.Variable([1.0, 2.0], name="w")
+        g = tf.compat.v1.placeholder(tf.float32, [2])
+        opt = tf1clip.transform_gradients(tf.compat.v1.train.GradientDescentOptimizer(0.0), capper,
+                                          on_nonfinite="skip")
+        train = opt.apply_gradients([(g * 1.0, w)])
+        with tf.compat.v1.Session() as sess:
+            sess.run(tf.compat.v1.global_variables_initializer())
+            sess.run(train, {g: [30.0, 40.0]})  # output 5e39 overflows: skipped
+            assert sess.run(opt.skipped_steps) == 1
+            assert sess.run(autoclip.count) == 0
+            sess.run(train, {g: [3e-38, 4e-38]})
+            assert sess.run([opt.skipped_steps, autoclip.count]) == [1, 1]
+
+
+def test_sync_replicas_under_skip_is_refused_with_the_nesting_to_use():
+    """Issue 15.9."""
+    with tf.Graph().as_default():
+        sync = tf.compat.v1.train.SyncReplicasOptimizer(adam(), replicas_to_aggregate=2)
+        with pytest.raises(ValueError, match=r"cannot wrap a SyncReplicasOptimizer.*Nest the other way"):
+            tf1clip.clip_gradients_by_norm(sync, 1.0, on_nonfinite="skip")
+        tf1clip.clip_gradients_by_norm(sync, 1.0)  # other policies build as before
+
+
+@pytest.mark.parametrize("inner_policy", ["skip", "raise"])
+def test_outer_capper_cannot_hide_inf_from_an_inner_policy(inner_policy):
+    """Issue 15.10: the outer wrapper hands a non-finite step on as NaN."""
+    with tf.Graph().as_default():
+        inner = tf1clip.clip_gradients_by_norm(adam(), 2.0, on_nonfinite=inner_policy)
+        outer = tf1clip.transform_gradients(inner, tf1clip.clip_by_value_fn(-1.0, 1.0))
+        model = Model(outer)
+        before = model.state()
+        if inner_policy == "raise":
+            with pytest.raises(tf.errors.InvalidArgumentError, match="holds inf or NaN"):
+                model.step(*BAD[1])
+        else:
+            model.step(*BAD[1])
+            assert model.sess.run(inner.skipped_steps) == 1
+        after = model.state()
+        after.pop(COUNTER, None)
+        before.pop(COUNTER, None)
+        _assert_state_equal(after, before)
+        model.step(*GOOD)
+        assert model.sess.run(model.global_step) == 1
+
+
+def test_outer_skip_counts_what_the_inner_skip_skipped():
+    with tf.Graph().as_default():
+        inner = tf1clip.clip_gradients_by_norm(adam(), 2.0, on_nonfinite="skip")
+        outer = tf1clip.transform_gradients(inner, tf1clip.clip_by_value_fn(-1.0, 1.0), name="outer",
+                                            on_nonfinite="skip")
+        model = Model(outer)
+        model.step(*BAD[0])
+        model.step(*GOOD)
+        assert model.sess.run([outer.skipped_steps, inner.skipped_steps, model.global_step]) == [1, 1, 1]

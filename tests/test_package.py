@@ -58,24 +58,44 @@ def test_every_public_name_is_in_the_docs():
     assert not missing
 
 
+def _min_tf_version():
+    with open(os.path.join(ROOT, "tf1clip", "_tf.py")) as f:
+        return tuple(int(n) for n in re.search(r"^MIN_TF_VERSION = \((\d+), (\d+)\)", f.read(), re.M).groups())
+
+
 def _import_with_fake_tensorflow(tmp_path, body):
+    """``import tf1clip`` (must work), then the first use of a public name (must fail clearly)."""
     fake = tmp_path / "tensorflow"
     fake.mkdir()
     (fake / "__init__.py").write_text(body)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), ROOT]))
+    code = "import tf1clip, sys; print('imported', 'tensorflow' in sys.modules); tf1clip.clip_by_norm"
     return subprocess.run(
-        [sys.executable, "-c", "import tf1clip"], env=env, capture_output=True, text=True, timeout=60
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60
     )
 
 
-def test_missing_tensorflow_gives_a_clear_message(tmp_path):
+def test_missing_tensorflow_gives_a_clear_message_on_first_use(tmp_path):
     proc = _import_with_fake_tensorflow(tmp_path, "raise ImportError('No module named tensorflow')\n")
+    assert proc.stdout.strip() == "imported False"  # import tf1clip itself needs no TensorFlow
     assert proc.returncode != 0
-    assert "ImportError: tf1clip needs TensorFlow >= 2.16, which is not installed" in proc.stderr
-    assert "pip install 'tf1clip[cpu]'" in proc.stderr
+    assert "ImportError: tf1clip needs TensorFlow >= %d.%d, which is not installed" % _min_tf_version() \
+        in proc.stderr
+    assert "python3 -m pip install 'tensorflow-cpu>=%d.%d'" % _min_tf_version() in proc.stderr
 
 
-def test_old_tensorflow_gives_a_clear_message(tmp_path):
-    proc = _import_with_fake_tensorflow(tmp_path, "__version__ = '2.15.1'\n")
+def test_old_tensorflow_gives_a_clear_message_on_first_use(tmp_path):
+    major, minor = _min_tf_version()
+    old = "%d.%d.1" % (major, minor - 1)
+    proc = _import_with_fake_tensorflow(tmp_path, "__version__ = %r\n" % old)
+    assert proc.stdout.strip() == "imported False"
     assert proc.returncode != 0
-    assert "ImportError: tf1clip needs TensorFlow >= 2.16; found 2.15.1." in proc.stderr
+    assert "ImportError: tf1clip needs TensorFlow >= %d.%d; found %s." % (major, minor, old) in proc.stderr
+
+
+def test_import_tf1clip_does_not_import_tensorflow():
+    code = ("import sys, tf1clip, tf1clip.upgrade; assert 'tensorflow' not in sys.modules; "
+            "tf1clip.global_norm; assert 'tensorflow' in sys.modules; print(sorted(dir(tf1clip))[:1])")
+    proc = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, PYTHONPATH=ROOT),
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]

@@ -109,7 +109,6 @@ def test_slim_submodules():
     assert slim.losses is tf1clip.contrib.losses
     assert slim.metrics is tf1clip.contrib.metrics
     assert slim.training is tf1clip.contrib.training
-    assert slim.nets is sys.modules["tf_slim.nets"]  # not imported by tf_slim's __init__
     assert slim.evaluation is sys.modules["tf_slim.evaluation"]
     assert slim.tfexample_decoder is sys.modules["tf_slim.data.tfexample_decoder"]
 
@@ -414,8 +413,19 @@ def test_slim_script_end_to_end_through_tf1clip_namespaces(tmp_path):
 def test_from_import_forms_reach_delegated_names():
     from tf1clip.contrib.framework import arg_scope
     from tf1clip.contrib.layers import xavier_initializer
-    from tf1clip.contrib.slim import nets
 
     assert xavier_initializer is sys.modules["tf_slim.layers.initializers"].xavier_initializer
     assert arg_scope is tf_slim.arg_scope
-    assert nets.resnet_v1 is sys.modules["tf_slim.nets.resnet_v1"]
+
+
+def test_slim_nets_is_imported_on_first_use():
+    """tf_slim's __init__ does not import ``nets``; ``slim.nets`` does (in a subprocess: it adds
+    ``tf_slim.nets`` to tf-slim's namespace for the rest of the process)."""
+    out = _run("""
+        import sys
+        import tf1clip.contrib
+        from tf1clip.contrib.slim import nets
+        print(nets is sys.modules["tf_slim.nets"], nets.resnet_v1 is sys.modules["tf_slim.nets.resnet_v1"],
+              tf1clip.contrib.slim.nets is nets)
+    """)
+    assert out.split() == ["True", "True", "True"]

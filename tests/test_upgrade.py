@@ -20,6 +20,7 @@ import pytest
 import tensorflow as tf
 
 from tf1clip import upgrade
+from tf1clip.upgrade import _rules
 
 v1 = tf.compat.v1
 
@@ -28,7 +29,8 @@ pytestmark = pytest.mark.filterwarnings("ignore:visit_.* is deprecated:Deprecati
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "tf1_programs")
 RUNNABLE = os.path.join(DATA, "runnable")
-UNSUPPORTED = os.path.join(DATA, "unsupported", "contrib_layers_model.py")
+UNSUPPORTED = os.path.join(DATA, "unsupported", "contrib_unsupported.py")
+SLIM_FAMILY = os.path.join(DATA, "slim_family", "contrib_layers_model.py")
 SUBPROCESS_TIMEOUT = 300
 
 _RUNNER = r'''
@@ -60,9 +62,14 @@ def _env():
 
 
 def _run(args, tmp_path):
-    """Runs the command in-process; returns (exit status, report text)."""
+    """Runs the command in-process for the TF 2.16+ target; returns (exit status, report text).
+
+    ``--target modern`` unless ``args`` name a target: on TensorFlow 2.15 with Estimator
+    installed the default (auto) would pick the estimator target.
+    """
     report = str(tmp_path / "report.txt")
-    status = upgrade.main(list(args) + ["--reportfile", report])
+    target = [] if "--target" in args else ["--target", "modern"]
+    status = upgrade.main(list(args) + target + ["--reportfile", report])
     with open(report) as f:
         return status, f.read()
 
@@ -506,30 +513,36 @@ def test_inplace_file_and_tree_match_outfile_conversion(upgraded, tmp_path):
         assert (tree / name).read_bytes() == (out / name).read_bytes(), name
 
 
-def test_unsupported_contrib_symbols_are_errors_with_file_and_line(tmp_path):
+def test_unsupported_contrib_symbols_are_errors_naming_the_successor(tmp_path):
     out = tmp_path / "out.py"
     status, report = _run(["--infile", UNSUPPORTED, "--outfile", str(out)], tmp_path)
     assert status == 1
     errors = _errors(report)
-    located = sorted((int(e.split(":")[1]), e.split(": ERROR: ")[1].split()[0]) for e in errors)
-    assert located == [
-        (5, "from"),  # from tensorflow.contrib.layers import l2_regularizer
-        (7, "Using"),  # tf.contrib.framework.arg_scope (tf_upgrade_v2's message)
-        (11, "arg_scope"),
-        (11, "slim.fully_connected"),
-        (12, "slim.fully_connected"),
-        (13, "Using"),  # tf.contrib.layers.fully_connected
-    ]
     assert all(e.startswith(UNSUPPORTED + ":") for e in errors)
-    assert "(6 errors)" in report
-    assert "l2_regularizer fails on TensorFlow 2: tf1clip does not provide " \
-           "tf.contrib.layers.l2_regularizer" in report
-    assert "slim.fully_connected (tf.contrib.slim.fully_connected) cannot be converted" in report
+    located = [(int(e.split(":")[1]), e.split(": ERROR: ")[1]) for e in errors]
+    assert [line for line, _ in located] == [3, 4, 5, 8, 9, 10, 11, 12, 13, 14]
+    successors = {3: "tensorflow-gan", 4: "tf.keras.layers.LSTM", 5: "tf.compat.v1.train optimizer",
+                  8: "tf.keras.layers.LSTM", 9: "tensorflow-gan", 10: "tensorflow-model-optimization",
+                  11: "tf.compat.v1 graph", 12: "tf.compat.v1.train optimizer", 13: "tf.compat.v1.train",
+                  14: "tf.compat.v1.nn.rnn_cell"}
+    for line, message in located:
+        assert successors[line] in message, (line, message)
+    assert "(10 errors)" in report
     text = out.read_text()  # written anyway, with what could be converted
+    assert 'optimizer = getattr(tf.contrib.opt, "LazyAdamOptimizer")(0.1)\n' in text
+    assert "x = tf.compat.v1.placeholder(tf.float32, [None, 8])\n" in text
+
+
+def test_slim_family_is_routed_to_tf1clip_contrib_with_one_info_line(tmp_path):
+    out = tmp_path / "out.py"
+    status, report = _run(["--infile", SLIM_FAMILY, "--outfile", str(out)], tmp_path)
+    assert status == 0 and not _errors(report), report
+    assert report.count("pip install 'tf1clip[slim]'") == 2  # the summary and the one INFO line
+    text = out.read_text()
     assert "import tf1clip.contrib.slim as slim\n" in text
-    assert "from tensorflow.contrib.layers import l2_regularizer\n" \
-           "from tf1clip.contrib.layers import optimize_loss\n" in text
-    assert "weights_regularizer=tf.keras.regularizers.l2(0.5 * (1e-4))" in text
+    assert "from tf1clip.contrib.layers import l2_regularizer, optimize_loss\n" in text
+    assert "arg_scope = tf1clip.contrib.framework.arg_scope\n" in text
+    assert "prediction = tf1clip.contrib.layers.fully_connected(hidden, 1, activation_fn=None)\n" in text
     assert "eval_op = slim.learning.create_train_op(loss, tf.compat.v1.train.AdamOptimizer(0.01))" in text
 
 
@@ -570,8 +583,8 @@ def test_console_script_and_module_run_and_set_exit_status(upgraded, tmp_path):
      "import tf1clip.contrib.slim\nop = tf1clip.contrib.slim.learning.create_train_op(l, o)\n"),
     ("import tensorflow as tf\nlayers = tf.contrib.layers\nol = layers.optimize_loss\n"
      "names = layers.OPTIMIZER_CLS_NAMES.keys()\n",
-     "import tensorflow as tf\nimport tf1clip.contrib\nlayers = tf1clip.contrib.layers\n"
-     "ol = layers.optimize_loss\nnames = layers.OPTIMIZER_CLS_NAMES.keys()\n"),
+     "import tensorflow as tf\nimport tf1clip.contrib\ntf.compat.v1.disable_eager_execution()  # tf1clip-upgrade: TF 1 graph code needs graph mode\n"
+     "layers = tf1clip.contrib.layers\nol = layers.optimize_loss\nnames = layers.OPTIMIZER_CLS_NAMES.keys()\n"),
     ("import tensorflow as tf\nnames = tf.contrib.layers.OPTIMIZER_CLS_NAMES.keys()\n",
      "import tensorflow as tf\nimport tf1clip.contrib\n"
      "names = tf1clip.contrib.layers.OPTIMIZER_CLS_NAMES.keys()\n"),
@@ -613,12 +626,14 @@ def test_keeps_colocate_gradients_with_ops_where_tf1clip_takes_it(tmp_path):
 def test_alias_of_a_contrib_symbol_tf_upgrade_v2_knows_is_converted_by_it(tmp_path):
     status, text, report = _convert("""\
         import tensorflow as tf
-        layers = tf.contrib.layers
-        init = layers.xavier_initializer()
+        framework = tf.contrib.framework
+        order = framework.argsort(x)
+        init = framework.get_variables()
         """, tmp_path)
     assert status == 0, report
-    assert "init = tf.compat.v1.keras.initializers.VarianceScaling(" in text
-    assert "Renamed 'layers.xavier_initializer' to 'tf.contrib.layers.xavier_initializer' so that " \
+    assert text == ("import tensorflow as tf\nimport tf1clip.contrib\nframework = tf1clip.contrib.framework\n"
+                    "order = tf.argsort(x)\ninit = framework.get_variables()\n")
+    assert "Renamed 'framework.argsort' to 'tf.contrib.framework.argsort' so that " \
            "tf_upgrade_v2 converts it" in report
 
 
@@ -632,9 +647,9 @@ def test_imports_of_unprovided_contrib_are_errors_but_convertible_uses_are_conve
         """, tmp_path)
     assert status == 1
     errors = [e.split("old.py:")[1] for e in _errors(report)]
-    assert len(errors) == 2
-    assert errors[0].startswith("2:0: ERROR: import tensorflow.contrib.rnn fails on TensorFlow 2")
-    assert errors[1].startswith("3:0: ERROR: from tensorflow.contrib.layers import * fails")
+    assert len(errors) == 1
+    assert errors[0].startswith("3:0: ERROR: from tensorflow.contrib.layers import * fails")
+    assert "import tensorflow.contrib.rnn" not in text  # every use was converted
     assert "cell = tf.compat.v1.nn.rnn_cell.LSTMCell(4)\n" in text
     assert 'op = getattr(tf1clip.contrib.layers, "optimize_loss")\n' in text
 
@@ -752,9 +767,9 @@ def test_every_rewrite_target_exists_in_tf1clip_contrib():
             "tf1clip.contrib.framework.get_or_create_global_step",
     }
     for contrib, target in sorted(targets.items()):
-        assert upgrade._supported(contrib) == (len(contrib.split(".")), target), contrib
+        assert _rules.supported(contrib)[:2] == (len(contrib.split(".")), target), contrib
         module, _, name = target.rpartition(".")
         assert hasattr(importlib.import_module(module), name), target
-    for missing in ("tf.contrib.slim.fully_connected", "tf.contrib.layers.fully_connected",
-                    "tf.contrib.rnn.LSTMCell", "tf.contrib.layers.python.layers"):
-        assert upgrade._supported(missing) is None, missing
+    for missing in ("tf.contrib.layers.embedding_column", "tf.contrib.opt.LazyAdamOptimizer",
+                    "tf.contrib.rnn.LSTMCell", "tf.contrib.layers.python.layers.feature_column", "tf.contrib.gan"):
+        assert _rules.supported(missing) is None, missing

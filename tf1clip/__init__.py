@@ -3,32 +3,44 @@
 The compute -> cap -> apply pipeline over ``(gradient, variable)`` pairs, the
 optimizer decorators that replace ``tf.contrib``'s, and ``tf1clip.contrib``
 drop-ins for the removed contrib APIs.
+
+``import tf1clip`` does not import TensorFlow: each public name is imported on
+first use (PEP 562), and that first use raises a clear ImportError when
+TensorFlow is missing or too old. Submodules (``tf1clip.clipping``,
+``tf1clip.contrib``, ...) import TensorFlow when imported.
 """
 
-from tf1clip._tf import MIN_TF_VERSION
-from tf1clip.adaptive import AGC
-from tf1clip.adaptive import AutoClip
-from tf1clip.adaptive import NormRecorder
-from tf1clip.adaptive import ZClip
-from tf1clip.cappers import STATE_UPDATES
-from tf1clip.cappers import attach_state_updates
-from tf1clip.cappers import chain
-from tf1clip.cappers import clip_by_average_norm_fn
-from tf1clip.cappers import clip_by_global_norm_fn
-from tf1clip.cappers import clip_by_norm_fn
-from tf1clip.cappers import clip_by_value_fn
-from tf1clip.clipping import clip_by_average_norm
-from tf1clip.clipping import clip_by_global_norm
-from tf1clip.clipping import clip_by_norm
-from tf1clip.clipping import clip_by_value
-from tf1clip.clipping import global_norm
-from tf1clip.clipping import sum_duplicate_indices
-from tf1clip.optimizer import GradientNorms
-from tf1clip.optimizer import TransformGradientsOptimizer
-from tf1clip.optimizer import clip_gradients_by_norm
-from tf1clip.optimizer import transform_gradients
+import importlib
+from typing import TYPE_CHECKING
 
 __version__ = "0.1.0"
+
+# public name -> the submodule defining it
+_EXPORTS = {
+    "MIN_TF_VERSION": "_tf",
+    "AGC": "adaptive",
+    "AutoClip": "adaptive",
+    "NormRecorder": "adaptive",
+    "ZClip": "adaptive",
+    "STATE_UPDATES": "cappers",
+    "attach_state_updates": "cappers",
+    "chain": "cappers",
+    "run_capper": "cappers",
+    "clip_by_average_norm_fn": "cappers",
+    "clip_by_global_norm_fn": "cappers",
+    "clip_by_norm_fn": "cappers",
+    "clip_by_value_fn": "cappers",
+    "clip_by_average_norm": "clipping",
+    "clip_by_global_norm": "clipping",
+    "clip_by_norm": "clipping",
+    "clip_by_value": "clipping",
+    "global_norm": "clipping",
+    "sum_duplicate_indices": "clipping",
+    "GradientNorms": "optimizer",
+    "TransformGradientsOptimizer": "optimizer",
+    "clip_gradients_by_norm": "optimizer",
+    "transform_gradients": "optimizer",
+}
 
 __all__ = [
     "__version__",
@@ -43,6 +55,7 @@ __all__ = [
     "clip_by_average_norm_fn",
     "clip_by_global_norm_fn",
     "chain",
+    "run_capper",
     "sum_duplicate_indices",
     "AutoClip",
     "AGC",
@@ -55,3 +68,33 @@ __all__ = [
     "TransformGradientsOptimizer",
     "GradientNorms",
 ]
+
+if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
+    from tf1clip._tf import MIN_TF_VERSION  # noqa: F401
+    from tf1clip.adaptive import AGC, AutoClip, NormRecorder, ZClip  # noqa: F401
+    from tf1clip.cappers import (  # noqa: F401
+        STATE_UPDATES, attach_state_updates, chain, clip_by_average_norm_fn, clip_by_global_norm_fn,
+        clip_by_norm_fn, clip_by_value_fn, run_capper)
+    from tf1clip.clipping import (  # noqa: F401
+        clip_by_average_norm, clip_by_global_norm, clip_by_norm, clip_by_value, global_norm,
+        sum_duplicate_indices)
+    from tf1clip.optimizer import (  # noqa: F401
+        GradientNorms, TransformGradientsOptimizer, clip_gradients_by_norm, transform_gradients)
+
+
+_SUBMODULES = ("adaptive", "cappers", "clipping", "contrib", "optimizer", "upgrade")
+
+
+def __getattr__(name):
+    if name in _SUBMODULES:
+        return importlib.import_module("tf1clip." + name)
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError("module 'tf1clip' has no attribute %r" % name)
+    value = getattr(importlib.import_module("tf1clip." + module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_EXPORTS))

@@ -9,11 +9,14 @@ distribution strategy they see the aggregated gradients (the decorators clip aft
 the cross-replica sum), so every replica updates the same state.
 """
 
-import math
 import re
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from tf1clip import _norms
+from tf1clip import _pairs
+from tf1clip import _validate
 from tf1clip import cappers as _cappers
 from tf1clip import clipping
 from tf1clip._tf import tf
@@ -21,27 +24,8 @@ from tf1clip._tf import tf
 __all__ = ["AutoClip", "AGC", "ZClip", "NormRecorder"]
 
 
-def _check_number(value, arg, low=None, high=None, low_open=False, allow_none=False):
-    if value is None and allow_none:
-        return None
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)):
-        raise TypeError("`%s` must be a number; received %s." % (arg, clipping._describe(value)))
-    value = float(value)
-    too_low = low is not None and (value <= low if low_open else value < low)
-    if math.isnan(value) or too_low or (high is not None and value > high):
-        bounds = "%s %s" % (">" if low_open else ">=", low) if low is not None else ""
-        if high is not None:
-            bounds = (bounds + " and " if bounds else "") + "<= %s" % high
-        raise ValueError("`%s` must be %s; received %r." % (arg, bounds, value))
-    return value
-
-
-def _check_int(value, arg, low):
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise TypeError("`%s` must be an int; received %s." % (arg, clipping._describe(value)))
-    if value < low:
-        raise ValueError("`%s` must be >= %d; received %d." % (arg, low, value))
-    return int(value)
+_check_number = _validate.check_number
+_check_int = _validate.check_int
 
 
 class _StatefulCapper(tf.Module):
@@ -54,11 +38,15 @@ class _StatefulCapper(tf.Module):
         self._graph = None
 
     def _variable(self, attr, initial_value, dtype):
-        var = tf.Variable(
+        # The v1 constructor: under a strategy in a Session graph only the
+        # distributed variable joins GLOBAL_VARIABLES (tf.Variable also adds
+        # each replica's component, which the Saver would then save twice).
+        var = tf.compat.v1.Variable(
             initial_value,
             dtype=dtype,
             trainable=False,
             name=attr,
+            use_resource=True,
             aggregation=tf.VariableAggregation.ONLY_FIRST_REPLICA,
         )
         setattr(self, attr, var)
@@ -79,11 +67,42 @@ class _StatefulCapper(tf.Module):
     def _build_state(self):
         raise NotImplementedError
 
-    def __call__(self, grads_and_vars):
-        pairs = clipping._check_pairs(grads_and_vars)
+    def transform_with_state(self, grads_and_vars):
+        """Returns ``(pairs, update)``: the capped pairs and a zero-arg builder of the
+        state update, to be built after (control-dependent on) the apply, and only
+        when the step is applied (see ``tf1clip.run_capper``)."""
+        pairs = _validate.check_pairs(grads_and_vars)
+        self._state_dtype = _norms.acc_dtype(_pairs.present(pairs))  # used only by the first call
         self._ensure_state()
         with self.name_scope:
             return self._transform(pairs)
+
+    def __call__(self, grads_and_vars):
+        """Caps ``grads_and_vars``; the state update is deferred (``defer_state_update``).
+
+        Raises:
+          RuntimeError: in a Session graph, this capper's previous update is
+            still pending: nobody attached it (``tf1clip.attach_state_updates``),
+            so its state would never have advanced.
+        """
+        self._check_attached()
+        pairs, update = self.transform_with_state(grads_and_vars)
+        self._pending = update if _cappers._building_session_graph() else None
+        _cappers.defer_state_update(update)
+        return pairs
+
+    def _check_attached(self):
+        pending = getattr(self, "_pending", None)
+        if pending is None or not _cappers._building_session_graph():
+            return
+        graph = tf.compat.v1.get_default_graph()
+        if any(b is pending for b in graph.get_collection(_cappers.STATE_UPDATES)):
+            raise RuntimeError(
+                "%s: the state update of its previous call was never attached to a train op, "
+                "so its state would not advance. Build the train op with "
+                "tf1clip.attach_state_updates(optimizer.apply_gradients(...)), "
+                "use a tf1clip optimizer decorator, or tf1clip.run_capper." % self.name
+            )
 
 
 class AutoClip(_StatefulCapper):
@@ -100,8 +119,9 @@ class AutoClip(_StatefulCapper):
     Args:
       percentile: p in [0, 100]; the paper uses 10 (clip the 90% largest norms).
       history_size: how many past norms to keep (``int`` >= 1).
-      name: scope of the variables ``<name>/history`` (float32 [history_size]) and
-        ``<name>/count`` (int64, finite norms seen so far).
+      name: scope of the variables ``<name>/history`` ([history_size], float32, or
+        float64 when the first call has a float64 gradient) and ``<name>/count``
+        (int64, finite norms seen so far).
 
     Attributes after a call: ``norm`` and ``threshold`` (0-d tensors of that step).
     """
@@ -113,39 +133,42 @@ class AutoClip(_StatefulCapper):
         self.norm = self.threshold = None
 
     def _build_state(self):
-        self._variable("history", tf.zeros([self.history_size]), tf.float32)
+        self._variable("history", tf.zeros([self.history_size], self._state_dtype), self._state_dtype)
         self._variable("count", tf.constant(0, tf.int64), tf.int64)
 
     def _transform(self, pairs):
-        norm = tf.cast(clipping.global_norm(pairs), tf.float32)
+        norm = clipping.global_norm(pairs)
+        dtype = _norms.widest([norm, self.history])
+        norm = _norms.cast(norm, dtype)
         finite = tf.math.is_finite(norm)
-        history, count = self.history.read_value(), self.count.read_value()
+        history, count = _norms.cast(self.history.read_value(), dtype), self.count.read_value()
         size = self.history_size
         slot = tf.math.floormod(count, size)
         with_current = tf.tensor_scatter_nd_update(
-            history, tf.reshape(slot, [1, 1]), tf.reshape(tf.where(finite, norm, 0.0), [1])
+            history, tf.reshape(slot, [1, 1]), tf.reshape(tf.where(finite, norm, tf.zeros_like(norm)), [1])
         )
         filled = tf.minimum(count + 1, size)
         threshold = _percentile(with_current, filled, self.percentile)
-        scale = tf.where(norm <= threshold, tf.constant(1.0), threshold / norm) + (norm - norm)
+        scale = _norms.nan_if_nonfinite(tf.where(norm <= threshold, tf.ones_like(norm), threshold / norm), norm)
         self.norm, self.threshold = norm, threshold
 
         def update():
             return tf.group(
-                self.history.assign(tf.where(finite, with_current, history)),
+                self.history.assign(
+                    _norms.cast(tf.where(finite, with_current, history), self.history.dtype.base_dtype)
+                ),
                 self.count.assign(count + tf.cast(finite, tf.int64)),
             )
 
-        _cappers.defer_state_update(update)
-        return clipping._scale_pairs(pairs, scale)
+        return _pairs.scale_pairs(pairs, scale), update
 
 
 def _percentile(buffer, filled, q):
     """np.percentile(buffer[:filled], q) with linear interpolation, ``filled`` >= 1."""
     size = buffer.shape[0]
     valid = tf.range(size, dtype=filled.dtype) < filled
-    ordered = tf.sort(tf.where(valid, buffer, tf.fill([size], np.float32(np.inf))))
-    position = (q / 100.0) * tf.cast(filled - 1, tf.float32)
+    ordered = tf.sort(tf.where(valid, buffer, tf.fill([size], tf.constant(np.inf, buffer.dtype))))
+    position = (q / 100.0) * tf.cast(filled - 1, buffer.dtype)
     low = tf.floor(position)
     high = tf.math.ceil(position)
     low_value = tf.gather(ordered, tf.cast(low, tf.int32))
@@ -174,8 +197,9 @@ class ZClip(_StatefulCapper):
     ``skip_update_on_spike`` a spike leaves them unchanged. A non-finite norm changes
     no state (and the gradients become NaN).
 
-    Variables under ``<name>/``: ``mean``, ``var`` (float32), ``count`` (int64,
-    finite steps seen) and ``warmup`` (float32 [warmup_steps], the warm-up norms).
+    Variables under ``<name>/``: ``mean``, ``var``, ``count`` (int64, finite steps
+    seen) and ``warmup`` ([warmup_steps], the warm-up norms); all but ``count`` are
+    float32, or float64 when the first call has a float64 gradient.
     Attributes after a call: ``norm``, ``threshold`` (inf when not clipping), ``z``.
     """
 
@@ -208,16 +232,18 @@ class ZClip(_StatefulCapper):
         self.norm = self.threshold = self.z = None
 
     def _build_state(self):
-        self._variable("mean", tf.constant(0.0), tf.float32)
-        self._variable("var", tf.constant(0.0), tf.float32)
+        self._variable("mean", tf.constant(0.0, self._state_dtype), self._state_dtype)
+        self._variable("var", tf.constant(0.0, self._state_dtype), self._state_dtype)
         self._variable("count", tf.constant(0, tf.int64), tf.int64)
-        self._variable("warmup", tf.zeros([self.warmup_steps]), tf.float32)
+        self._variable("warmup", tf.zeros([self.warmup_steps], self._state_dtype), self._state_dtype)
 
     def _transform(self, pairs):
-        norm = tf.cast(clipping.global_norm(pairs), tf.float32)
+        norm = clipping.global_norm(pairs)
+        dtype = _norms.widest([norm, self.mean])
+        norm = _norms.cast(norm, dtype)
         finite = tf.math.is_finite(norm)
-        mean, var = self.mean.read_value(), self.var.read_value()
-        count, warmup = self.count.read_value(), self.warmup.read_value()
+        mean, var = _norms.cast(self.mean.read_value(), dtype), _norms.cast(self.var.read_value(), dtype)
+        count, warmup = self.count.read_value(), _norms.cast(self.warmup.read_value(), dtype)
         warming = count < self.warmup_steps
         sigma = tf.sqrt(var)
         z = (norm - mean) / (sigma + self.eps)
@@ -231,11 +257,11 @@ class ZClip(_StatefulCapper):
             else:
                 threshold = (mean + self.z_thresh * sigma / (z / self.z_thresh)) * self.clip_factor
         spike = tf.logical_and(spike, tf.logical_not(warming))
-        threshold = tf.where(spike, threshold, tf.constant(np.inf, tf.float32))
+        threshold = tf.where(spike, threshold, tf.constant(np.inf, dtype))
         effective = tf.minimum(threshold, norm)
         if self.max_grad_norm is not None:
             effective = tf.minimum(effective, self.max_grad_norm)
-        scale = tf.where(norm > effective, effective / (norm + 1e-6), 1.0) + (norm - norm)
+        scale = _norms.nan_if_nonfinite(tf.where(norm > effective, effective / (norm + 1e-6), tf.ones_like(norm)), norm)
         self.norm, self.threshold, self.z = norm, threshold, z
 
         def update():
@@ -251,15 +277,15 @@ class ZClip(_StatefulCapper):
             moves = tf.logical_and(finite, tf.logical_not(warming))
             if self.skip_update_on_spike:
                 moves = tf.logical_and(moves, tf.logical_not(spike))
+            state = self.mean.dtype.base_dtype
             return tf.group(
-                self.warmup.assign(warm),
-                self.mean.assign(tf.where(starts, start_mean, tf.where(moves, ema_mean, mean))),
-                self.var.assign(tf.where(starts, start_var, tf.where(moves, ema_var, var))),
+                self.warmup.assign(_norms.cast(warm, state)),
+                self.mean.assign(_norms.cast(tf.where(starts, start_mean, tf.where(moves, ema_mean, mean)), state)),
+                self.var.assign(_norms.cast(tf.where(starts, start_var, tf.where(moves, ema_var, var)), state)),
                 self.count.assign(count + tf.cast(finite, tf.int64)),
             )
 
-        _cappers.defer_state_update(update)
-        return clipping._scale_pairs(pairs, scale)
+        return _pairs.scale_pairs(pairs, scale), update
 
 
 class AGC(object):
@@ -273,31 +299,42 @@ class AGC(object):
     ``[in, out]``) — each output column (norm over axis 0); rank 4 (Conv2D ``HWIO``) —
     each output channel (axes 0, 1, 2). Other ranks need ``unit_axes``. An
     ``IndexedSlices`` gradient (an embedding) is clipped per row against the matching
-    rows of the variable. Stateless.
+    rows of the variable. Norms are taken in float32 (float64 for float64 gradients).
+    Stateless.
+
+    The partitions of a ``PartitionedVariable`` are one variable: names, ranks and
+    units are those of the whole variable, and a unit split across partitions gets
+    the norm of all its pieces (all its partitions must then be in the list). A
+    sparse gradient of a variable partitioned along another axis than its rows is
+    refused with a ``ValueError``.
 
     Args:
       clip_factor: lambda > 0 (0.01 is the usual default).
       eps: floor of the weight norm (1e-3 in the paper).
-      exclude: variable names (``var.op.name``) or regular expressions matched with
-        ``re.search`` whose gradients pass unchanged — e.g. the final classifier layer.
+      exclude: variable names (``var.op.name``; the ``PartitionedVariable``'s name for a
+        partition) or regular expressions matched with ``re.search`` whose gradients
+        pass unchanged — e.g. the final classifier layer.
       unit_axes: dict ``{var.op.name: axes}`` giving the axes a unit's norm is taken
         over, for other layouts or ranks.
     """
 
-    def __init__(self, clip_factor=0.01, eps=1e-3, exclude=(), unit_axes=None):
-        self.clip_factor = _check_number(clip_factor, "clip_factor", 0.0, low_open=True)
-        self.eps = _check_number(eps, "eps", 0.0)
-        if isinstance(exclude, str) or not all(isinstance(p, str) for p in exclude):
-            raise TypeError("`exclude` must be a list of names or patterns; received %s." % clipping._describe(exclude))
-        self.exclude = [re.compile(p) for p in exclude]
+    def __init__(
+        self,
+        clip_factor: float = 0.01,
+        eps: float = 1e-3,
+        exclude: Iterable[str] = (),
+        unit_axes: Optional[Dict[str, Sequence[int]]] = None,
+    ) -> None:
+        self.clip_factor = _validate.check_number(clip_factor, "clip_factor", 0.0, low_open=True, finite=True)
+        self.eps = _validate.check_number(eps, "eps", 0.0, finite=True)
+        self.exclude = _validate.check_patterns(exclude, "exclude")
         if unit_axes is not None and not isinstance(unit_axes, dict):
             raise TypeError(
-                "`unit_axes` must be a dict {variable name: axes}; received %s." % clipping._describe(unit_axes)
+                "`unit_axes` must be a dict {variable name: axes}; received %s." % _validate.describe(unit_axes)
             )
         self.unit_axes = dict(unit_axes or {})
 
-    def _axes(self, var, rank):
-        name = clipping._var_name(var).split(":")[0]
+    def _axes(self, name, rank):
         if name in self.unit_axes:
             return tuple(self.unit_axes[name])
         if rank <= 1:
@@ -312,46 +349,87 @@ class AGC(object):
             % (name, rank, name)
         )
 
-    def _excluded(self, var):
-        name = clipping._var_name(var).split(":")[0]
-        return any(p.search(name) for p in self.exclude)
-
-    def __call__(self, grads_and_vars):
-        pairs = clipping._check_pairs(grads_and_vars)
-        out = []
+    def __call__(self, grads_and_vars: Iterable[Tuple[Any, Any]]) -> List[Tuple[Any, Any]]:
+        pairs = _validate.check_pairs(grads_and_vars)
+        out = list(pairs)
+        groups, full = _pairs.units([v for _, v in pairs])
         with tf.name_scope("AGC"):
-            for grad, var in pairs:
-                if grad is not None and not self._excluded(var):
-                    grad = self._clip(grad, var)
-                out.append((grad, var))
+            for group in groups:
+                var = pairs[group[0]][1]
+                name = full[group[0]][0] if _pairs.slice_info(var) is not None else _validate.op_name(var)
+                if any(p.search(name) for p in self.exclude):
+                    continue
+                for i, grad in self._clip_unit_group([pairs[i] for i in group], name):
+                    out[group[i]] = (grad, pairs[group[i]][1])
         return out
 
-    def _clip(self, grad, var):
-        weights = tf.convert_to_tensor(var)
+    def _clip_unit_group(self, members, name):
+        """Yields ``(position, clipped gradient)`` for the present gradients of one variable."""
+        present = [k for k, (g, _) in enumerate(members) if g is not None]
+        if not present:
+            return
+        info = _pairs.slice_info(members[0][1])
+        part_axis = _pairs.partition_axis([v for _, v in members]) if info is not None else None
+        rank = len(info[1]) if info is not None else None
+        for k in present:
+            grad, var = members[k]
+            axes = self._unit_axes(grad, name, rank)
+            spans = part_axis is not None and (axes is None or part_axis in axes)
+            if not spans:
+                with _pairs.colocate(grad):
+                    yield k, self._clip(grad, var, axes)
+            elif isinstance(grad, tf.IndexedSlices):
+                raise ValueError(
+                    "AGC: %s is partitioned along axis %d and has a sparse gradient; its rows "
+                    "span partitions. Partition it along axis 0 or exclude it." % (name, part_axis)
+                )
+        if part_axis is None:
+            return
+        dense = [k for k in present if not isinstance(members[k][0], tf.IndexedSlices)]
+        axes = self._unit_axes(members[dense[0]][0], name, rank) if dense else None
+        if not dense or (axes is not None and part_axis not in axes):
+            return
+        covered = sum(v.shape[part_axis] for _, v in members)
+        if covered != info[1][part_axis]:
+            raise ValueError(
+                "AGC: the units of %s span its partitions, and only some of them have a "
+                "(gradient, variable) pair (%d of %d along axis %d); pass all of its "
+                "partitions or exclude it." % (name, covered, info[1][part_axis], part_axis)
+            )
+        acc = _norms.acc_dtype([members[k][0] for k in dense])
+        g_sq = tf.math.add_n([_unit_sq(members[k][0], axes, acc) for k in dense])
+        w_sq = tf.math.add_n([_unit_sq(tf.convert_to_tensor(v), axes, acc) for _, v in members])
+        scale = self._scale(g_sq, w_sq)
+        for k in dense:
+            with _pairs.colocate(members[k][0]):
+                yield k, _pairs.scale_values(members[k][0], scale)
+
+    def _unit_axes(self, grad, name, rank):
         if isinstance(grad, tf.IndexedSlices):
-            rows = tf.gather(weights, grad.indices)
-            axes = tuple(range(1, grad.values.shape.rank))
-            values = self._clip_units(grad.values, rows, axes or None)
-            return tf.IndexedSlices(values, grad.indices, grad.dense_shape)
-        return self._clip_units(grad, weights, self._axes(var, grad.shape.rank))
+            return tuple(range(1, grad.values.shape.rank)) or None
+        return self._axes(name, grad.shape.rank if rank is None else rank)
 
-    def _clip_units(self, grad, weights, axes):
-        acc = tf.float64 if grad.dtype == tf.float64 else tf.float32
-        g = tf.cast(grad, acc)
-        w = tf.cast(weights, acc)
-        g_norm = tf.sqrt(tf.reduce_sum(tf.square(g), axis=axes, keepdims=True))
-        w_norm = tf.maximum(tf.sqrt(tf.reduce_sum(tf.square(w), axis=axes, keepdims=True)), self.eps)
-        max_norm = self.clip_factor * w_norm
-        scale = tf.where(g_norm > max_norm, max_norm / tf.maximum(g_norm, 1e-6), tf.ones_like(g_norm))
-        return grad * tf.cast(scale, grad.dtype)
+    def _clip(self, grad, var, axes):
+        weights = tf.convert_to_tensor(var)
+        acc = _norms.acc_dtype([grad])
+        if isinstance(grad, tf.IndexedSlices):
+            weights = tf.gather(weights, grad.indices)
+        values = _pairs.values(grad)
+        scale = self._scale(_unit_sq(values, axes, acc), _unit_sq(weights, axes, acc))
+        return _pairs.with_values(grad, _pairs.scale_values(values, scale))
+
+    def _scale(self, g_sq, w_sq):
+        g_norm = tf.sqrt(g_sq)
+        max_norm = self.clip_factor * tf.maximum(tf.sqrt(w_sq), self.eps)
+        return tf.where(g_norm > max_norm, max_norm / tf.maximum(g_norm, 1e-6), tf.ones_like(g_norm))
 
 
-def _norm_of_norms(norms):
-    """sqrt(sum n_i^2) in the widest dtype among ``norms``: the global norm from per-tensor ones."""
-    if not norms:
-        return tf.constant(0.0, tf.float32)
-    dtype = tf.float64 if any(n.dtype == tf.float64 for n in norms) else tf.float32
-    return tf.sqrt(tf.math.add_n([tf.square(tf.cast(n, dtype)) for n in norms]))
+def _unit_sq(values, axes, dtype):
+    """Sums of squares over ``axes`` (all when None), kept as size-1 dims, in ``dtype``."""
+    return tf.reduce_sum(tf.square(_norms.cast(values, dtype)), axis=axes, keepdims=True)
+
+
+_norm_of_norms = _norms.norm_of_norms
 
 
 class NormRecorder(_StatefulCapper):
@@ -388,7 +466,7 @@ class NormRecorder(_StatefulCapper):
             clipping._var_name(v).split(":")[0]: clipping.global_norm([(g, v)]) for g, v in pairs if g is not None
         }
         pre = _norm_of_norms(list(self.variable_norms.values()))
-        out = _cappers.apply_capper(self.capper, pairs) if self.capper is not None else pairs
+        out, inner_updates = _cappers.run_capper(self.capper, pairs) if self.capper is not None else (pairs, [])
         post = clipping.global_norm(out)
         clipped = post < tf.cast(pre, post.dtype) * (1.0 - 1e-6)
         steps, clipped_steps = self.steps.read_value(), self.clipped_steps.read_value()
@@ -407,9 +485,7 @@ class NormRecorder(_StatefulCapper):
                     tf.compat.v1.summary.scalar("norm/" + var_name, norm)
 
         def update():
-            return tf.group(
-                self.steps.assign(steps + 1), self.clipped_steps.assign(clipped_steps + tf.cast(clipped, tf.int64))
-            )
+            own = [self.steps.assign(steps + 1), self.clipped_steps.assign(clipped_steps + tf.cast(clipped, tf.int64))]
+            return tf.group(*own, *[u for u in (build() for build in inner_updates) if u is not None])
 
-        _cappers.defer_state_update(update)
-        return out
+        return out, update

@@ -4,6 +4,7 @@ import numbers
 
 import numpy as np
 
+from tf1clip import _pairs, _tf, _validate
 from tf1clip import cappers
 from tf1clip import clipping
 from tf1clip._tf import tf
@@ -15,6 +16,45 @@ _NUMBER_TYPES = (numbers.Real, np.number, np.ndarray, tf.Tensor, tf.Variable)
 def is_number_like(value):
     """True for a Python/NumPy number, an array or a tensor (bools excluded)."""
     return isinstance(value, _NUMBER_TYPES) and not isinstance(value, (bool, np.bool_))
+
+
+def check_loss(loss, arg):
+    """``loss`` as a scalar tensor; ``ValueError`` naming ``arg`` otherwise."""
+    if loss is None:
+        raise ValueError("`%s` must be a scalar Tensor; received None." % arg)
+    try:
+        loss = tf.convert_to_tensor(loss)
+    except (TypeError, ValueError) as err:
+        raise ValueError(
+            "`%s` must be a scalar Tensor; received %s (%s)." % (arg, _validate.describe(loss), err)
+        ) from None
+    if not (loss.dtype.is_floating or loss.dtype.is_integer):
+        raise ValueError("`%s` must be a real scalar Tensor; received a %s tensor." % (arg, loss.dtype.name))
+    if loss.shape.rank != 0:
+        raise ValueError(
+            "Expected scalar shape for %s, saw shape: %s. `%s` must be a scalar "
+            "Tensor (reduce it, e.g. with tf.reduce_mean)." % (loss.name, loss.shape, arg)
+        )
+    return loss
+
+
+def check_ops(ops, arg):
+    """A list of operations or tensors (an ``Operation`` alone is refused: contrib wants a list)."""
+    ops = _validate.iterable(ops, arg, "operations")
+    for i, op in enumerate(ops):
+        if not isinstance(op, (tf.Operation, tf.Tensor, tf.Variable)):
+            raise TypeError("`%s[%d]` must be an operation or tensor; received %s." % (
+                arg, i, _validate.describe(op)))
+    return ops
+
+
+def check_variables(variables, arg):
+    """A list of variables; ``TypeError`` naming ``arg[i]`` for anything else."""
+    variables = _validate.iterable(variables, arg, "variables")
+    for i, var in enumerate(variables):
+        if not _validate.is_variable_like(var):
+            raise TypeError("`%s[%d]` must be a variable; received %s." % (arg, i, _validate.describe(var)))
+    return variables
 
 
 def unique(items):
@@ -47,7 +87,7 @@ def check_global_step(global_step, will_increment):
     if (
         will_increment
         and isinstance(global_step, tf.Tensor)
-        and not global_step.dtype._is_ref_dtype  # pylint: disable=protected-access
+        and not _tf.is_ref_dtype(global_step.dtype)
     ):
         raise TypeError(
             "`global_step` is the tensor %s, which cannot be incremented; pass a "
@@ -58,9 +98,9 @@ def check_global_step(global_step, will_increment):
 
 
 def call_transform(fn, grads_and_vars, arg):
-    """Applies a user's ``pairs -> pairs`` function passed as ``arg``, checking its result."""
-    cappers._check_capper(fn, arg)
-    return cappers.apply_capper(fn, clipping._check_pairs(grads_and_vars), label="`%s`" % arg)
+    """Applies a user's capper passed as ``arg``; returns ``(pairs, state updates)`` (``run_capper``)."""
+    _validate.check_capper(fn, arg)
+    return cappers.run_capper(fn, _validate.check_pairs(grads_and_vars), label="`%s`" % arg)
 
 
 def op_name(var):
@@ -68,7 +108,7 @@ def op_name(var):
     try:
         return var.op.name
     except AttributeError:
-        return var.name[:-2] if var.name.endswith(":0") else var.name
+        return _validate.op_name(var)
 
 
 def _key_id(key):
@@ -97,7 +137,7 @@ def find_multipliers(gradient_multipliers, grads_and_vars, var_key, key_desc):
         else:
             found.append(None)
     unused = [
-        k if isinstance(k, str) else clipping._var_name(k)
+        k if isinstance(k, str) else _validate.var_name(k)
         for k in gradient_multipliers
         if (k if isinstance(k, str) else _key_id(k)) not in matched
     ]
@@ -110,27 +150,42 @@ def find_multipliers(gradient_multipliers, grads_and_vars, var_key, key_desc):
 
 
 def multiply(grad, multiplier):
-    """``grad * multiplier`` in ``grad``'s dtype; ``IndexedSlices`` stay sparse."""
-    multiplier = tf.convert_to_tensor(multiplier, dtype_hint=grad.dtype.base_dtype)
-    return clipping._scale(grad, multiplier)
+    """``grad * multiplier`` in ``grad``'s dtype; ``IndexedSlices`` stay sparse.
+
+    ``multiplier`` is a real number or a real tensor broadcastable to the
+    gradient's values; anything else is a ``TypeError`` naming the multiplier.
+    """
+    if isinstance(multiplier, (tf.Tensor, tf.Variable, np.ndarray)):
+        kind = multiplier.dtype.kind if isinstance(multiplier, np.ndarray) else (
+            "f" if multiplier.dtype.is_floating else "i" if multiplier.dtype.is_integer else "x")
+        if kind not in "iuf":
+            raise TypeError(
+                "`gradient_multipliers`: a multiplier must be a real number or tensor; received %s."
+                % _validate.describe(multiplier)
+            )
+        multiplier = tf.convert_to_tensor(multiplier)
+    else:
+        static = _validate.static_scalar(multiplier, "gradient_multipliers")
+        multiplier = tf.constant(static, _pairs.compute_dtype(grad.dtype))
+    return _pairs.scale(grad, multiplier)
 
 
 def multiply_gradients(grads_and_vars, gradient_multipliers):
     """contrib.training / contrib.slim ``multiply_gradients`` (keys: variable or ``var.op.name``)."""
     if not isinstance(grads_and_vars, list):
         raise ValueError(
-            "`grads_and_vars` must be a list; received %s." % clipping._describe(grads_and_vars)
+            "`grads_and_vars` must be a list; received %s." % _validate.describe(grads_and_vars)
         )
     if not gradient_multipliers:
         raise ValueError(
-            "`gradient_multipliers` is empty; received %s." % clipping._describe(gradient_multipliers)
+            "`gradient_multipliers` is empty; received %s." % _validate.describe(gradient_multipliers)
         )
     if not isinstance(gradient_multipliers, dict):
         raise ValueError(
             "`gradient_multipliers` must be a dict; received %s."
-            % clipping._describe(gradient_multipliers)
+            % _validate.describe(gradient_multipliers)
         )
-    pairs = clipping._check_pairs(grads_and_vars)
+    pairs = _validate.check_pairs(grads_and_vars)
     multipliers = find_multipliers(
         gradient_multipliers, pairs, op_name, "op names ('w', not 'w:0')"
     )
@@ -140,7 +195,7 @@ def multiply_gradients(grads_and_vars, gradient_multipliers):
             if grad is None:
                 raise ValueError(
                     "Requested multiple of `None` gradient: the variable %s has no "
-                    "gradient." % clipping._var_name(var)
+                    "gradient." % _validate.var_name(var)
                 )
             grad = multiply(grad, multiplier)
         result.append((grad, var))
@@ -150,12 +205,12 @@ def multiply_gradients(grads_and_vars, gradient_multipliers):
 def add_gradients_summaries(grads_and_vars, separator):
     """Histogram ``<var.op.name><sep>gradient`` and scalar ``...gradient_norm`` per gradient."""
     summaries = []
-    for grad, var in clipping._check_pairs(grads_and_vars):
+    for grad, var in _validate.check_pairs(grads_and_vars):
         if grad is None:
             _v1.logging.info("Var %s has no gradient", op_name(var))
             continue
         prefix = op_name(var) + separator
-        summaries.append(_v1.summary.histogram(prefix + "gradient", clipping._values(grad)))
+        summaries.append(_v1.summary.histogram(prefix + "gradient", _pairs.values(grad)))
         summaries.append(
             _v1.summary.scalar(prefix + "gradient_norm", clipping.global_norm([(grad, var)]))
         )

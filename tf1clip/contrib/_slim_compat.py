@@ -15,7 +15,6 @@ that does not use tf-slim are left as they are.
 import contextlib
 import importlib
 import importlib.util
-import pkgutil
 import sys
 import threading
 import types
@@ -210,13 +209,9 @@ _MOVED: Dict[str, Dict[str, Callable[[], Any]]] = {
 
 
 def _tf_slim_modules() -> List[types.ModuleType]:
-    import tf_slim
-
-    for info in pkgutil.walk_packages(tf_slim.__path__, "tf_slim."):
-        leaf = info.name.rsplit(".", 1)[-1]
-        if leaf.endswith("_test") or leaf == "test_utils":
-            continue
-        importlib.import_module(info.name)
+    """tf-slim's modules loaded by ``import tf_slim`` (all that use a moved name; ``nets`` and
+    ``layers.sparse_ops`` do not, and are left unimported so tf-slim's namespaces stay as shipped)."""
+    importlib.import_module("tf_slim")
     return [
         module
         for name, module in sorted(sys.modules.items())

@@ -8,6 +8,8 @@ a legacy ``get_variable("global_step")`` step). Other public names
 first use (needs ``tf1clip[slim]``).
 """
 
+from typing import Any, Optional
+
 from tf1clip._tf import tf
 from tf1clip.contrib import _slim_compat
 
@@ -16,7 +18,15 @@ __all__ = ["get_global_step", "get_or_create_global_step"]
 _v1 = tf.compat.v1
 
 
-def get_global_step(graph=None):
+def _check_graph(graph):
+    if graph is None:
+        return _v1.get_default_graph()
+    if not isinstance(graph, tf.Graph):
+        raise TypeError("`graph` must be a tf.Graph or None; received %s %r." % (type(graph).__name__, graph))
+    return graph
+
+
+def get_global_step(graph: Optional[Any] = None) -> Optional[Any]:
     """Returns the global step variable of ``graph`` (default graph), or ``None``.
 
     ``tf.compat.v1.train.get_global_step``, plus one case it gets wrong on TF
@@ -27,9 +37,9 @@ def get_global_step(graph=None):
     variable, as TF 1.x did.
 
     Raises:
-      TypeError: the step found is not an integer scalar.
+      TypeError: ``graph`` is not a ``tf.Graph``; the step found is not an integer scalar.
     """
-    graph = graph or _v1.get_default_graph()
+    graph = _check_graph(graph)
     if not graph.get_collection(_v1.GraphKeys.GLOBAL_STEP):
         for var in graph.get_collection(_v1.GraphKeys.GLOBAL_VARIABLES):
             if var.op.name == "global_step":
@@ -38,13 +48,13 @@ def get_global_step(graph=None):
     return _v1.train.get_global_step(graph)
 
 
-def get_or_create_global_step(graph=None):
+def get_or_create_global_step(graph: Optional[Any] = None) -> Any:
     """Returns the global step of ``graph`` (see ``get_global_step``), creating it if missing.
 
     A new step is TensorFlow's: an int64 variable ``global_step`` in the
     ``GLOBAL_STEP`` collection (``tf.compat.v1.train.create_global_step``).
     """
-    graph = graph or _v1.get_default_graph()
+    graph = _check_graph(graph)
     step = get_global_step(graph)
     if step is None:
         step = _v1.train.create_global_step(graph)

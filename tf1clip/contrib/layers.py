@@ -11,6 +11,8 @@ resolved on first use (needs ``tf1clip[slim]``).
 
 import numpy as np
 
+from tf1clip import _pairs
+from tf1clip import _validate
 from tf1clip import cappers
 from tf1clip import clipping
 from tf1clip._tf import tf
@@ -138,7 +140,7 @@ def optimize_loss(
         or is a plain tensor to be incremented; ``gradient_multipliers`` is
         not a dict; a ``clip_gradients`` function returned no pairs.
     """
-    loss = _check_loss(loss)
+    loss = _common.check_loss(loss, "loss")
     if global_step is None:
         global_step = framework.get_global_step()
     else:
@@ -146,12 +148,18 @@ def optimize_loss(
     summaries = _check_summaries(summaries)
     _check_clip_gradients(clip_gradients)
     if gradient_noise_scale is not None:
-        clipping._static_scalar(gradient_noise_scale, "gradient_noise_scale")
+        noise = _validate.static_scalar(gradient_noise_scale, "gradient_noise_scale")
+        if noise is not None:
+            _validate.check_range(noise, "gradient_noise_scale", low=0.0, finite=True)
     if gradient_multipliers is not None and not isinstance(gradient_multipliers, dict):
         raise TypeError(
             "`gradient_multipliers` must be a dict from variables or their names "
-            "('w:0') to multipliers; received %s." % clipping._describe(gradient_multipliers)
+            "('w:0') to multipliers; received %s." % _validate.describe(gradient_multipliers)
         )
+    if update_ops is not None:
+        update_ops = _common.check_ops(update_ops, "update_ops")
+    if variables is not None:
+        variables = _common.check_variables(variables, "variables")
     scope_values = [loss] if global_step is None else [loss, global_step]
     with _v1.variable_scope(name, "OptimizeLoss", scope_values):
         if update_ops is None:
@@ -185,8 +193,9 @@ def optimize_loss(
             norm = clipping.global_norm(gradients)
             _v1.summary.scalar("global_norm/gradient_norm", norm)
 
+        state_updates = []
         if callable(clip_gradients):
-            gradients = _common.call_transform(clip_gradients, gradients, "clip_gradients")
+            gradients, state_updates = _common.call_transform(clip_gradients, gradients, "clip_gradients")
         elif clip_gradients is not None:
             gradients = clipping.clip_by_global_norm(gradients, clip_gradients, use_norm=norm)[0]
 
@@ -197,7 +206,7 @@ def optimize_loss(
                 continue
             var_name = var.name.replace(":", "_")
             if "gradients" in summaries:
-                _v1.summary.histogram("gradients/%s" % var_name, clipping._values(grad))
+                _v1.summary.histogram("gradients/%s" % var_name, _pairs.values(grad))
             if "gradient_norm" in summaries:
                 _v1.summary.scalar(
                     "gradient_norm/%s" % var_name, clipping.global_norm([(grad, var)])
@@ -210,25 +219,8 @@ def optimize_loss(
             global_step=global_step if increment_global_step else None,
             name="train",
         )
-        grad_updates = cappers.attach_state_updates(grad_updates)
+        grad_updates = cappers.attach_state_updates(grad_updates, updates=state_updates)
         return _common.with_dependencies([grad_updates], loss)
-
-
-def _check_loss(loss):
-    if loss is None:
-        raise ValueError("`loss` must be a scalar Tensor; received None.")
-    try:
-        loss = tf.convert_to_tensor(loss)
-    except (TypeError, ValueError) as err:
-        raise ValueError(
-            "`loss` must be a scalar Tensor; received %s (%s)." % (clipping._describe(loss), err)
-        ) from None
-    if loss.shape.rank != 0:
-        raise ValueError(
-            "Expected scalar shape for %s, saw shape: %s. `loss` must be a scalar "
-            "Tensor (reduce it, e.g. with tf.reduce_mean)." % (loss.name, loss.shape)
-        )
-    return loss
 
 
 def _check_summaries(summaries):
@@ -239,7 +231,7 @@ def _check_summaries(summaries):
             "`summaries` must be a list of names from [%s]; received the string %r."
             % (", ".join(OPTIMIZER_SUMMARIES), summaries)
         )
-    summaries = list(summaries)
+    summaries = _validate.iterable(summaries, "summaries", "names from OPTIMIZER_SUMMARIES")
     for summ in summaries:
         if summ not in OPTIMIZER_SUMMARIES:
             raise ValueError(
@@ -258,7 +250,7 @@ def _check_clip_gradients(clip_gradients):
             "(global-norm clipping) or a function of (gradient, variable) pairs."
             % type(clip_gradients)
         )
-    clipping._check_clip_norm(clip_gradients, "clip_gradients")
+    _validate.check_clip_norm(clip_gradients, "clip_gradients")
 
 
 def _make_learning_rate(learning_rate):
@@ -266,12 +258,20 @@ def _make_learning_rate(learning_rate):
     if learning_rate is None:
         return None
     if isinstance(learning_rate, (tf.Tensor, tf.Variable)):
+        if not (learning_rate.dtype.is_floating or learning_rate.dtype.is_integer):
+            raise TypeError(
+                "`learning_rate` must be a real number or tensor; received a %s tensor."
+                % learning_rate.dtype.name
+            )
         if learning_rate.shape.rank == 0:
+            static = tf.get_static_value(learning_rate) if isinstance(learning_rate, tf.Tensor) else None
+            if static is not None:
+                _validate.check_range(float(static), "learning_rate", low=0.0, finite=True)
             return learning_rate
     elif _common.is_number_like(learning_rate) and np.ndim(learning_rate) == 0:
-        value = float(learning_rate)
-        if not value >= 0:
-            raise ValueError("Invalid learning_rate %r: it must be >= 0." % (learning_rate,))
+        value = _validate.static_scalar(learning_rate, "learning_rate")
+        if not value >= 0 or value == np.inf:
+            raise ValueError("Invalid learning_rate %r: it must be >= 0 and finite." % (learning_rate,))
         return _v1.get_variable(
             "learning_rate",
             [],
@@ -327,21 +327,20 @@ def _make_optimizer(optimizer, lr, learning_rate):
 
 def _add_scaled_noise_to_gradients(grads_and_vars, gradient_noise_scale):
     """Adds ``truncated_normal * scale`` to each gradient; ``IndexedSlices`` become dense."""
-    noisy = []
-    for grad, var in grads_and_vars:
-        if grad is not None:
-            if isinstance(grad, tf.IndexedSlices):
-                shape = grad.dense_shape
-            elif grad.shape.is_fully_defined():
-                shape = grad.shape
-            else:
-                shape = tf.shape(grad)
-            dtype = grad.dtype.base_dtype
-            noise = tf.random.truncated_normal(shape, dtype=dtype)
-            noise = noise * tf.cast(gradient_noise_scale, dtype)
-            grad = tf.convert_to_tensor(grad) + noise
-        noisy.append((grad, var))
-    return noisy
+
+    def add_noise(grad, _):
+        if isinstance(grad, tf.IndexedSlices):
+            shape = grad.dense_shape
+        elif grad.shape.is_fully_defined():
+            shape = grad.shape
+        else:
+            shape = tf.shape(grad)
+        dtype = grad.dtype.base_dtype
+        noise = tf.random.truncated_normal(shape, dtype=dtype)
+        noise = noise * tf.cast(gradient_noise_scale, dtype)
+        return tf.convert_to_tensor(grad) + noise
+
+    return _pairs.map_gradients(grads_and_vars, add_noise)
 
 
 def _multiply_gradients(grads_and_vars, gradient_multipliers):
@@ -401,26 +400,28 @@ def adaptive_clipping_fn(
     Returns:
       A function from a list of ``(gradient, variable)`` pairs to a new list.
     """
-    decay_value = clipping._static_scalar(decay, "decay")
+    decay_value = _validate.static_scalar(decay, "decay")
     if decay_value is not None and not 0 <= decay_value <= 1:
         raise ValueError("`decay` must be in [0, 1]; received %r." % (decay,))
-    epsilon_value = clipping._static_scalar(epsilon, "epsilon")
+    epsilon_value = _validate.static_scalar(epsilon, "epsilon")
     if epsilon_value is not None and not epsilon_value > 0:
         raise ValueError("`epsilon` must be > 0; received %r." % (epsilon,))
-    clipping._static_scalar(std_factor, "std_factor")
+    _validate.static_scalar(std_factor, "std_factor")
+    static_limit = None
     if static_max_norm is not None:
-        clipping._check_clip_norm(static_max_norm, "static_max_norm")
+        static_limit, _ = _validate.check_clip_norm(static_max_norm, "static_max_norm")
 
     def gradient_clipping(grads_and_vars):
-        pairs = clipping._check_pairs(grads_and_vars)
+        pairs = _validate.check_pairs(grads_and_vars)
         norm = clipping.global_norm(pairs)
         max_norm, log_mean = _adaptive_max_norm(norm, std_factor, decay, global_step, epsilon, name)
         if report_summary:
             _v1.summary.scalar("global_norm/adaptive_max_gradient_norm", max_norm)
         factor = tf.where(norm < max_norm, tf.ones_like(norm), tf.exp(log_mean) / norm)
         if static_max_norm is not None:
-            factor = tf.minimum(tf.cast(static_max_norm, norm.dtype) / norm, factor)
-        return clipping._scale_pairs(pairs, factor)
+            limit = _validate.scalar_tensor(static_max_norm, static_limit, norm.dtype, "static_max_norm")
+            factor = tf.minimum(limit / norm, factor)
+        return _pairs.scale_pairs(pairs, factor)
 
     return gradient_clipping
 

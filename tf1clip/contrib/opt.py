@@ -1,11 +1,16 @@
 """``tf.contrib.opt``'s gradient clipping function."""
 
+from typing import Any, Iterable, List, Tuple
+
+from tf1clip import _validate
 from tf1clip import clipping
 
 __all__ = ["clip_gradients_by_global_norm"]
 
 
-def clip_gradients_by_global_norm(gradients_variables, clip_norm=20.0):
+def clip_gradients_by_global_norm(
+    gradients_variables: Iterable[Tuple[Any, Any]], clip_norm: Any = 20.0
+) -> Tuple[List[Tuple[Any, Any]], Any]:
     """Clips ``(gradient, variable)`` pairs by their global norm; returns ``(pairs, norm)``.
 
     ``tf.contrib.opt.clip_gradients_by_global_norm`` (from the multitask
@@ -24,5 +29,5 @@ def clip_gradients_by_global_norm(gradients_variables, clip_norm=20.0):
       ``(clipped_pairs, norm)``: the new pairs (same variables, same order) and
       the global norm before clipping.
     """
-    pairs = clipping._check_pairs(gradients_variables, arg="gradients_variables")
+    pairs = _validate.check_pairs(gradients_variables, arg="gradients_variables")
     return clipping.clip_by_global_norm(pairs, clip_norm)

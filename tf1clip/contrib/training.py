@@ -9,10 +9,11 @@ which use the global norm. Other public names (``evaluate_once``,
 
 import numbers
 import os
-from typing import Any, Optional, Sequence
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from tf1clip import _validate
 from tf1clip import cappers
 from tf1clip import clipping
 from tf1clip import optimizer as _optimizer
@@ -36,7 +37,7 @@ _v1 = tf.compat.v1
 _USE_GLOBAL_STEP = 0
 
 
-def add_gradients_summaries(grads_and_vars):
+def add_gradients_summaries(grads_and_vars: Iterable[Tuple[Any, Any]]) -> List[Any]:
     """Adds a histogram ``<var>_gradient`` and a scalar ``<var>_gradient_norm`` per gradient.
 
     ``<var>`` is ``var.op.name``; ``IndexedSlices`` are summarised by their
@@ -49,7 +50,9 @@ def add_gradients_summaries(grads_and_vars):
     return _common.add_gradients_summaries(grads_and_vars, "_")
 
 
-def clip_gradient_norms(gradients_to_variables, max_norm):
+def clip_gradient_norms(
+    gradients_to_variables: Iterable[Tuple[Any, Any]], max_norm: Any
+) -> List[Tuple[Any, Any]]:
     """Clips each gradient to L2 norm ``max_norm`` on its own (``tf1clip.clip_by_norm``).
 
     Per tensor, as contrib: ``g * min(max_norm / ||g||, 1)``. For
@@ -68,14 +71,14 @@ def clip_gradient_norms(gradients_to_variables, max_norm):
       ValueError: a static ``max_norm`` <= 0 (contrib flipped or zeroed the
         gradients).
     """
-    pairs = clipping._check_pairs(gradients_to_variables, arg="gradients_to_variables")
-    clipping._check_clip_norm(max_norm, "max_norm")
+    pairs = _validate.check_pairs(gradients_to_variables, arg="gradients_to_variables")
+    _validate.check_clip_norm(max_norm, "max_norm")
     return clipping.clip_by_norm(pairs, max_norm)
 
 
-def clip_gradient_norms_fn(max_norm):
+def clip_gradient_norms_fn(max_norm: Any) -> Callable[[Any], List[Tuple[Any, Any]]]:
     """Returns ``pairs -> clip_gradient_norms(pairs, max_norm)``, for ``transform_grads_fn``."""
-    clipping._check_clip_norm(max_norm, "max_norm")
+    _validate.check_clip_norm(max_norm, "max_norm")
 
     def clip_norms(gradients_to_variables):
         return clip_gradient_norms(gradients_to_variables, max_norm)
@@ -83,7 +86,9 @@ def clip_gradient_norms_fn(max_norm):
     return clip_norms
 
 
-def multiply_gradients(grads_and_vars, gradient_multipliers):
+def multiply_gradients(
+    grads_and_vars: List[Tuple[Any, Any]], gradient_multipliers: Dict[Any, Any]
+) -> List[Tuple[Any, Any]]:
     """Multiplies the gradients of selected variables.
 
     Args:
@@ -124,7 +129,7 @@ def _check_variables_to_train(variables_to_train):
         if not variables_to_train:
             raise ValueError("There are no trainable variables to train.")
         return variables_to_train
-    variables_to_train = list(variables_to_train)
+    variables_to_train = _validate.iterable(variables_to_train, "variables_to_train", "variables")
     if not variables_to_train:
         raise ValueError("`variables_to_train` is empty: give at least one variable to train.")
     trainable_ids = {id(v) for v in trainable}
@@ -132,7 +137,7 @@ def _check_variables_to_train(variables_to_train):
         if not (getattr(var, "trainable", False) or id(var) in trainable_ids):
             raise ValueError(
                 "`variables_to_train` must hold trainable variables; %s is not one."
-                % clipping._var_name(var)
+                % _validate.var_name(var)
             )
     return variables_to_train
 
@@ -192,7 +197,10 @@ def create_train_op(
       ValueError: ``variables_to_train`` is empty or holds a non-trainable
         variable (contrib used ``assert``).
     """
+    total_loss = _common.check_loss(total_loss, "total_loss")
     _check_optimizer(optimizer)
+    if update_ops is not None:
+        update_ops = _common.check_ops(update_ops, "update_ops")
     if _is_default_step(global_step):
         global_step = framework.get_or_create_global_step()
     elif global_step is not None:
@@ -222,12 +230,14 @@ def create_train_op(
         aggregation_method=aggregation_method,
         colocate_gradients_with_ops=colocate_gradients_with_ops,
     )
+    state_updates = []
     if transform_grads_fn:
-        grads = _common.call_transform(transform_grads_fn, grads, "transform_grads_fn")
+        grads, state_updates = _common.call_transform(transform_grads_fn, grads, "transform_grads_fn")
     if summarize_gradients:
         with tf.name_scope("summarize_grads"):
             add_gradients_summaries(grads)
-    grad_updates = cappers.attach_state_updates(optimizer.apply_gradients(grads, global_step=global_step))
+    grad_updates = optimizer.apply_gradients(grads, global_step=global_step)
+    grad_updates = cappers.attach_state_updates(grad_updates, updates=state_updates)
 
     with tf.name_scope("train_op"):
         if check_numerics:

@@ -14,9 +14,9 @@ resolved on first use and patched for TF 2 (docs/slim.rst); it needs
 """
 
 from tf1clip.contrib import _slim_compat
-from tf1clip.contrib import losses
-from tf1clip.contrib import metrics
-from tf1clip.contrib import training
+from tf1clip.contrib import losses  # noqa: F401  (slim.losses, as in tf.contrib.slim)
+from tf1clip.contrib import metrics  # noqa: F401
+from tf1clip.contrib import training  # noqa: F401
 from tf1clip.contrib.framework import get_global_step
 from tf1clip.contrib.framework import get_or_create_global_step
 from tf1clip.contrib.layers import OPTIMIZER_CLS_NAMES
@@ -32,10 +32,7 @@ __all__ = [
     "get_global_step",
     "get_or_create_global_step",
     "learning",
-    "losses",
-    "metrics",
     "optimize_loss",
-    "training",
 ]
 
 # Every other public name: tf-slim's (``_slim_compat.DELEGATES["slim"]``), resolved on first use.

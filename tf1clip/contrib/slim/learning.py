@@ -5,7 +5,7 @@ from typing import Any, Callable, Dict, Optional
 
 import numpy as np
 
-from tf1clip import clipping
+from tf1clip import _validate
 from tf1clip._tf import tf
 from tf1clip.contrib import _common
 from tf1clip.contrib import _slim_compat
@@ -43,7 +43,7 @@ def add_gradients_summaries(grads_and_vars):
 
 def _clips(clip_gradient_norm):
     """contrib's ``clip_gradient_norm > 0``, also for tensors (a dynamic tensor clips)."""
-    static = clipping._static_scalar(clip_gradient_norm, "clip_gradient_norm")
+    static = _validate.static_scalar(clip_gradient_norm, "clip_gradient_norm")
     return static is None or static > 0
 
 

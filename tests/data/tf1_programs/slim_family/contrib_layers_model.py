@@ -1,4 +1,4 @@
-"""A TF 1.15 model that uses contrib layers tf1clip does not provide, next to ones it does."""
+"""A TF 1.15 model built with the tf-slim family (slim, layers, framework) next to contrib clipping."""
 import numpy as np
 import tensorflow as tf
 import tensorflow.contrib.slim as slim

@@ -1,0 +1,51 @@
+"""Slot and checkpoint delegation from a wrapper to the optimizer it wraps (private)."""
+
+from tf1clip import _tf
+from tf1clip._tf import tf
+
+
+class DelegatingOptimizer(tf.compat.v1.train.Optimizer):
+    """A v1 optimizer whose slots and checkpoint dependencies are ``self._optimizer``'s.
+
+    Both ``tf.compat.v1.train.Saver`` names and ``tf.train.Checkpoint`` keys are
+    those of the wrapped optimizer, so checkpoints move freely between wrapped
+    and unwrapped code. A subclass adds its own trackable variables by
+    overriding ``_own_variables()`` (``{name: variable}``).
+    """
+
+    _optimizer: tf.compat.v1.train.Optimizer
+
+    def get_slot(self, *args, **kwargs):
+        return self._optimizer.get_slot(*args, **kwargs)
+
+    def get_slot_names(self, *args, **kwargs):
+        return self._optimizer.get_slot_names(*args, **kwargs)
+
+    def _own_variables(self):
+        return {}
+
+    # Object-based checkpointing: the wrapped optimizer's dependencies are
+    # presented as this object's own (TensorFlow's Trackable hooks; see _tf).
+    def _trackable_children(self, *args, **kwargs):
+        children = _tf.trackable_children(self._optimizer, *args, **kwargs)
+        own = self._own_variables()
+        if own:
+            children = dict(children)
+            children.update(own)
+        return children
+
+    def _lookup_dependency(self, name, *args, **kwargs):
+        own = self._own_variables().get(name)
+        if own is not None:
+            return own
+        return _tf.lookup_dependency(self._optimizer, name, *args, **kwargs)
+
+    @property
+    def _deferred_dependencies(self):
+        return _tf.deferred_dependencies(self._optimizer)
+
+    def _create_or_restore_slot_variable(self, *args, **kwargs):
+        return _tf.create_or_restore_slot_variable(self._optimizer, *args, **kwargs)
+
+    def _restore_slot_variable(self, *args, **kwargs):
+        return _tf.restore_slot_variable(self._optimizer, *args, **kwargs)

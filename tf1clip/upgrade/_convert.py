@@ -1,0 +1,322 @@
+"""Converting sources, files, notebooks and trees; every function returns results, none prints."""
+
+import contextlib
+import importlib.util
+import io
+import json
+import os
+import shutil
+import stat
+import tempfile
+import tokenize
+import traceback
+from typing import List, NamedTuple, Optional
+
+from tf1clip.upgrade._fixes import finish
+from tf1clip.upgrade._results import FileResult
+from tf1clip.upgrade._results import LogEntry
+from tf1clip.upgrade._results import TensorFlowMissing
+from tf1clip.upgrade._tables import ERROR
+from tf1clip.upgrade._tables import INFO
+
+TARGETS = ("auto", "modern", "estimator")
+_TEMP_PREFIX = ".tf1clip-upgrade-"
+
+
+class SourceResult(NamedTuple):
+    """A converted source: its new text, the log, and the statements added so that it runs."""
+
+    text: str
+    log: List[LogEntry]
+    added: List[str]
+
+
+class _Unconvertible(Exception):
+    """The input cannot be converted (not a bug): the message becomes the file's ERROR line."""
+
+
+def resolve_target(target: str) -> str:
+    """``"estimator"`` or ``"modern"``; ``"auto"`` is ``"estimator"`` when tensorflow-estimator runs here."""
+    if target not in TARGETS:
+        raise ValueError("target must be one of %s, got %r" % (", ".join(TARGETS), target))
+    if target != "auto":
+        return target
+    from tf1clip.upgrade import _engine
+
+    if _engine.tensorflow_version() < (2, 16) and importlib.util.find_spec("tensorflow_estimator"):
+        return "estimator"
+    return "modern"
+
+
+def _dedupe(log):
+    """Sorted by position, one issue per position: an ERROR absorbs the other issues reported there.
+
+    tf_upgrade_v2 and tf1clip may both report one symbol; the ERROR keeps the other's advice.
+    """
+    groups = {}
+    for entry in sorted(log, key=lambda e: (e[1], e[2])):
+        groups.setdefault((entry[1], entry[2]), []).append(entry)
+    out = []
+    for (line, col), entries in groups.items():
+        errors = [e for e in entries if e[0] == ERROR]
+        others = [e for e in entries if e[0] != ERROR and (not errors or e[0] == INFO)]
+        if errors:
+            extra = [e[3] for e in entries if e[0] != INFO and e is not errors[0] and e[3] != errors[0][3]]
+            message = errors[0][3] + "".join(" Also: " + text for text in dict.fromkeys(extra))
+            others.insert(0, (ERROR, line, col, message))
+        seen = set()
+        for entry in others:
+            if entry not in seen:
+                seen.add(entry)
+                out.append(LogEntry(*entry))
+    return out
+
+
+def upgrade_source(text: str, mode: str = "DEFAULT", target: str = "auto", notebook: bool = False,
+                   upgrade_compat_v1_import: bool = True) -> SourceResult:
+    """Converts Python source ``text``; raises SyntaxError (and friends) when it cannot be parsed.
+
+    ``mode``: ``"DEFAULT"`` or ``"SAFETY"`` as in ``tf_upgrade_v2``; ``target``:
+    ``"modern"`` (TF 2.16+: Estimator code is reported), ``"estimator"`` (TF 2.15 +
+    tensorflow-estimator: converted as TF 2.15's ``tf_upgrade_v2`` does) or ``"auto"``
+    (the installed one).
+    """
+    from tf1clip.upgrade import _engine
+    from tf1clip.upgrade._rules import make_spec
+
+    if mode not in ("DEFAULT", "SAFETY"):
+        raise ValueError("mode must be 'DEFAULT' or 'SAFETY', got %r" % (mode,))
+    target = resolve_target(target)
+    spec = make_spec(mode, target, upgrade_compat_v1_import)
+    tree = _engine.pasta.parse(text)
+    with contextlib.redirect_stdout(io.StringIO()):  # the engine prints each log line
+        tree, pre_log, _ = spec.preprocess(tree)
+        visitor = _engine.PastaEditVisitor(spec)
+        visitor.visit(tree)
+    new_text, post_log, added = finish(_engine.pasta.dump(tree), tree, notebook=notebook, target=target)
+    return SourceResult(new_text, _dedupe(list(pre_log) + list(visitor.log) + post_log), added)
+
+
+def _convert_code(text, options, notebook=False):
+    try:
+        return upgrade_source(text, notebook=notebook, **options)
+    except RecursionError:
+        raise _Unconvertible("the code is nested too deeply for the converter (RecursionError); convert "
+                             "this file by hand or split the expression") from None
+    except (SyntaxError, ValueError, TypeError, MemoryError) as err:
+        raise _Unconvertible("Failed to parse (%s: %s)" % (type(err).__name__, str(err).splitlines()[0]
+                                                           if str(err) else "")) from None
+
+
+def _decode(data):
+    """``(text, encoding, crlf)`` of Python source bytes (PEP 263 cookie and BOM honoured)."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        text = data.decode(encoding)
+    except (SyntaxError, LookupError, UnicodeDecodeError) as err:
+        raise _Unconvertible("cannot decode the file (%s: %s)" % (type(err).__name__, err)) from None
+    if encoding == "utf-8-sig" and text.startswith("\ufeff"):
+        text = text[1:]
+    crlf = "\r\n" in text and text.count("\r\n") == text.count("\n")
+    if crlf:
+        text = text.replace("\r\n", "\n")
+    return text, encoding, crlf
+
+
+def _encode(text, encoding, crlf):
+    if crlf:
+        text = text.replace("\n", "\r\n")
+    try:
+        return text.encode(encoding)
+    except UnicodeEncodeError as err:
+        raise _Unconvertible("the converted code cannot be written in the file's encoding %s (%s)"
+                             % (encoding, err)) from None
+
+
+def _convert_python(data, options):
+    text, encoding, crlf = _decode(data)
+    result = _convert_code(text, options)
+    return _encode(result.text, encoding, crlf), result.log, result.added
+
+
+def _check_notebook(notebook):
+    if not isinstance(notebook, dict) or not isinstance(notebook.get("cells"), list):
+        raise _Unconvertible("not a Jupyter notebook: 'cells' must be a list")
+    for index, cell in enumerate(notebook["cells"]):
+        if not isinstance(cell, dict):
+            raise _Unconvertible("not a Jupyter notebook: cell %d is a %s, not an object"
+                                 % (index, type(cell).__name__))
+        source = cell.get("source", [])
+        if not isinstance(source, str) and not (
+                isinstance(source, list) and all(isinstance(line, str) for line in source)):
+            raise _Unconvertible("not a Jupyter notebook: the source of cell %d is neither a string nor "
+                                 "a list of strings" % index)
+
+
+def _convert_notebook(data, options):
+    """Converts the code cells with ``tensorflow.tools.compatibility.ipynb``'s helpers.
+
+    Unlike ``ipynb.process_file``, it accepts cells whose ``source`` is one string
+    and writes sources as lists of lines (Jupyter's format), so its output can be
+    converted again.
+    """
+    from tf1clip.upgrade import _engine
+
+    try:
+        notebook = json.loads(data.decode("utf-8-sig"))
+    except (UnicodeDecodeError, ValueError) as err:
+        raise _Unconvertible("cannot read the notebook (%s: %s)" % (type(err).__name__, err)) from None
+    _check_notebook(notebook)
+    for cell in notebook["cells"]:
+        if isinstance(cell.get("source"), str):
+            cell["source"] = cell["source"].splitlines(True)
+    try:
+        with tempfile.TemporaryDirectory(prefix=_TEMP_PREFIX) as tmp:
+            lines_file = os.path.join(tmp, "notebook.ipynb")
+            with open(lines_file, "w", encoding="utf-8") as out_file:
+                json.dump(notebook, out_file)
+            raw_code, notebook = _engine.get_notebook_code(lines_file)
+    except (KeyError, IndexError, TypeError, AttributeError, AssertionError) as err:
+        raise _Unconvertible("cannot read the notebook's code cells (%s: %s)" % (type(err).__name__, err)) \
+            from None
+    code = "\n".join(line.code for line in raw_code)
+    result = _convert_code(code, options, notebook=True)
+    if result.text == code:
+        return data, result.log, result.added  # nothing to change: the file stays byte for byte
+    notebook = _engine.update_notebook(notebook, raw_code, result.text.split("\n"))
+    for cell in notebook["cells"]:
+        if isinstance(cell.get("source"), str):
+            cell["source"] = cell["source"].splitlines(True)
+    text = json.dumps(notebook, indent=1, ensure_ascii=False) + "\n"
+    return text.encode("utf-8"), result.log, result.added
+
+
+def _write(path, data, mode):
+    """Writes ``data`` to ``path`` through a temporary file in its directory, with permission bits ``mode``."""
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, temp = tempfile.mkstemp(prefix=_TEMP_PREFIX, dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.chmod(temp, mode)
+        os.replace(temp, path)
+    finally:
+        if os.path.exists(temp):
+            os.remove(temp)
+
+
+def upgrade_file(input_file: str, output_file: Optional[str] = None, mode: str = "DEFAULT",
+                 target: str = "auto", upgrade_compat_v1_import: bool = True) -> FileResult:
+    """Converts one ``.py`` or ``.ipynb`` file to ``output_file`` (None: in place).
+
+    Never raises for a bad file: a file that cannot be converted gets an ERROR and
+    is copied unchanged (in place: left untouched); an unchanged file is not
+    rewritten in place. The output keeps the input's permission bits, encoding,
+    byte-order mark and CRLF line endings.
+    """
+    options = dict(mode=mode, target=target, upgrade_compat_v1_import=upgrade_compat_v1_import)
+    in_place = output_file is None or os.path.realpath(output_file) == os.path.realpath(input_file)
+    source = os.path.realpath(input_file)
+    destination = source if in_place else output_file
+    result = FileResult(input_file, input_file if in_place or output_file is None else output_file, "converted")
+    try:
+        with open(source, "rb") as handle:
+            data = handle.read()
+        file_mode = stat.S_IMODE(os.stat(source).st_mode)
+    except OSError as err:
+        result.status = "failed"
+        result.log = [LogEntry(ERROR, 0, 0, "cannot read the file (%s); nothing was written." % err)]
+        return result
+    try:
+        if input_file.endswith(".ipynb"):
+            new, log, added = _convert_notebook(data, options)
+        else:
+            new, log, added = _convert_python(data, options)
+        result.log, result.added = log, added
+    except _Unconvertible as err:
+        new = data
+        result.status = "failed"
+        result.log = [LogEntry(ERROR, 0, 0, "%s; the file was left unchanged." % err)]
+    except TensorFlowMissing:
+        raise
+    except Exception as err:  # noqa: BLE001 - a bug must not stop the other files of a tree
+        new = data
+        result.status = "crashed"
+        result.crash = traceback.format_exc()
+        result.log = [LogEntry(ERROR, 0, 0, "tf1clip-upgrade failed on this file (internal error %s: %s); the "
+                               "file was left unchanged. Please report it with the detailed log."
+                               % (type(err).__name__, err))]
+    if new == data and result.status == "converted":
+        result.status = "unchanged"
+    if new == data and in_place:
+        return result
+    try:
+        _write(destination, new, file_mode)
+    except OSError as err:
+        result.status = "failed"
+        result.log.append(LogEntry(ERROR, 0, 0, "cannot write %s (%s)." % (destination, err)))
+    return result
+
+
+def _link(path, in_root, out_path, out_root):
+    target = os.readlink(path)
+    if os.path.isabs(target):
+        inside = os.path.relpath(target, in_root)
+        if not inside.startswith(os.pardir):
+            target = os.path.join(os.path.abspath(out_root), inside)
+    os.symlink(target, out_path)
+
+
+def upgrade_tree(input_tree: str, output_tree: Optional[str] = None, copy_other_files: bool = True,
+                 mode: str = "DEFAULT", target: str = "auto",
+                 upgrade_compat_v1_import: bool = True) -> List[FileResult]:
+    """Converts every ``.py`` and ``.ipynb`` file under ``input_tree`` (``output_tree`` None: in place).
+
+    Out of place, the other files are copied (``copy_other_files``) with their
+    permission bits, and symbolic links are recreated (a link into the tree points
+    at the converted copy). In place, symbolic links are skipped (their targets in
+    the tree are converted once). One file's failure never stops the others.
+    """
+    in_place = output_tree is None or os.path.realpath(output_tree) == os.path.realpath(input_tree)
+    output_root = input_tree if output_tree is None else output_tree
+    if not os.path.isdir(input_tree):
+        raise ValueError("input_tree must be a directory, got %r" % (input_tree,))
+    inside = os.path.relpath(os.path.realpath(output_root), os.path.realpath(input_tree))
+    if not in_place and not inside.startswith(os.pardir):
+        raise ValueError("output_tree must not be inside input_tree, got %r in %r" % (output_tree, input_tree))
+    results = []
+    for dir_name, dir_names, file_names in os.walk(input_tree):
+        dir_names.sort()
+        relative = os.path.relpath(dir_name, input_tree)
+        out_dir = dir_name if in_place else os.path.normpath(os.path.join(output_root, relative))
+        if not in_place:
+            os.makedirs(out_dir, exist_ok=True)
+        for name in sorted(dir_names):
+            path = os.path.join(dir_name, name)
+            if os.path.islink(path) and not in_place:
+                _link(path, input_tree, os.path.join(out_dir, name), output_root)
+                results.append(FileResult(path, os.path.join(out_dir, name), "symlink"))
+        for name in sorted(file_names):
+            path = os.path.join(dir_name, name)
+            out_path = os.path.join(out_dir, name)
+            code = name.endswith((".py", ".ipynb"))
+            if name.startswith(_TEMP_PREFIX):
+                continue
+            if os.path.islink(path):
+                if in_place:
+                    results.append(FileResult(path, path, "skipped", [LogEntry(
+                        INFO, 0, 0, "Skipped the symbolic link (its target is converted where it lives).")]))
+                elif code or copy_other_files:
+                    _link(path, input_tree, out_path, output_root)
+                    results.append(FileResult(path, out_path, "symlink"))
+                continue
+            if code:
+                results.append(upgrade_file(path, None if in_place else out_path, mode, target,
+                                            upgrade_compat_v1_import))
+            elif copy_other_files and not in_place:
+                shutil.copy2(path, out_path)
+                results.append(FileResult(path, out_path, "copied"))
+    return results
+
+
+__all__ = ["SourceResult", "upgrade_source", "upgrade_file", "upgrade_tree", "resolve_target", "TARGETS"]

@@ -1,0 +1,319 @@
+"""Post-conversion fixes: the imports and settings converted code needs to run on TF 2 (no TensorFlow import)."""
+
+import ast
+import importlib.util
+
+from tf1clip.upgrade._tables import ERROR
+from tf1clip.upgrade._tables import ESTIMATOR_INSTALL
+from tf1clip.upgrade._tables import INFO
+from tf1clip.upgrade._tables import WARNING
+
+_GRAPH_SYMBOLS = frozenset([
+    "placeholder", "placeholder_with_default", "sparse_placeholder", "Session",
+    "InteractiveSession", "train.MonitoredSession", "train.MonitoredTrainingSession",
+    "train.SingularMonitoredSession", "train.Supervisor", "train.Saver",
+    "train.start_queue_runners", "get_collection", "add_to_collection", "global_variables_initializer",
+    "local_variables_initializer", "tables_initializer",
+])
+# tf1clip.contrib members (after aliases) that build TF 1 graph code: collections, train ops, loops.
+_TF1CLIP_GRAPH = ("learning.train", "training.train", "create_train_op", "optimize_loss",
+                  "get_variables_to_restore", "assign_from_checkpoint_fn", "get_model_variables")
+_MODE_CALLS = ("disable_eager_execution", "disable_v2_behavior", "enable_eager_execution")
+_LEGACY_KERAS_VAR = "TF_USE_LEGACY_KERAS"
+_NOTEBOOK_NEWLINE = "###==="  # how tensorflow.tools.compatibility.ipynb encodes a newline in a line
+
+
+def dotted(node):
+    """``"a.b.c"`` for a Name/Attribute chain, else None."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+def _chains(tree):
+    """``(dotted, node)`` for every maximal Name/Attribute chain read in ``tree``."""
+    found = []
+
+    def visit(node):
+        for child in ast.iter_child_nodes(node):
+            name = dotted(child) if isinstance(child, (ast.Name, ast.Attribute)) else None
+            if name is not None:
+                if isinstance(child.ctx, ast.Load):
+                    found.append((name, child))
+            else:
+                visit(child)
+
+    visit(tree)
+    return found
+
+
+def _first_line(stmt):
+    return min([stmt.lineno] + [d.lineno for d in getattr(stmt, "decorator_list", [])])
+
+
+def _top_index(body):
+    """Index of the first statement after the module docstring and ``__future__`` imports."""
+    index = 0
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+            and isinstance(body[0].value.value, str):
+        index = 1
+    while index < len(body) and isinstance(body[index], ast.ImportFrom) \
+            and body[index].module == "__future__":
+        index += 1
+    return index
+
+
+def _module_level(node):
+    """``node`` and the statements nested in it outside function and class bodies."""
+    yield node
+    for child in ast.iter_child_nodes(node):
+        if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            yield from _module_level(child)
+
+
+def _tensorflow_import(body):
+    """``(alias, top-level statement)`` of the first module-level ``import tensorflow... as X``."""
+    for stmt in body:
+        for node in _module_level(stmt):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name in ("tensorflow", "tensorflow.compat.v1", "tensorflow.compat.v2"):
+                        if alias.asname or alias.name == "tensorflow":
+                            return alias.asname or "tensorflow", stmt
+    return None, None
+
+
+class _Scan:
+    """What the converted code uses that decides the lines to add."""
+
+    def __init__(self, tree, tf_alias):
+        self.graph_use = self.keras_v1_use = self.keras_use = None
+        self.mode_call = False
+        self.tf1clip_uses, self.estimator_uses = [], []
+        self._tree, self._statements = tree, None
+        aliases = _tf1clip_aliases(tree)
+        for dotted, node in _chains(tree):
+            if dotted.split(".")[0] == "tf1clip":
+                self.tf1clip_uses.append(dotted)
+            root, dot, rest = dotted.partition(".")
+            path = aliases.get(root, "") + dot + rest if root in aliases else dotted
+            if self.graph_use is None and path.startswith("tf1clip.contrib.") and path.endswith(_TF1CLIP_GRAPH):
+                self.graph_use = (dotted, node)
+            if dotted.endswith(_MODE_CALLS):
+                self.mode_call = True
+            if dotted.startswith(tf_alias + "."):
+                self._tf_use(dotted[len(tf_alias) + 1:], dotted, node)
+        for node in ast.walk(tree):
+            imported = _imports_tf_keras(node)
+            if imported and "rnn_cell" in imported and self.keras_v1_use is None:
+                self.keras_v1_use = ("import of " + imported, node)
+            elif imported and self.keras_use is None:
+                self.keras_use = ("import of tensorflow.keras", node)
+
+    def _tf_use(self, rest, dotted, node):
+        short = rest[len("compat.v1."):] if rest.startswith("compat.v1.") else rest
+        head = short.split(".")[0]
+        if self.graph_use is None and short in _GRAPH_SYMBOLS:
+            self.graph_use = (dotted, node)
+        v1_keras = head == "layers" or short.startswith("nn.rnn_cell.") \
+            or rest.startswith("compat.v1.keras")
+        if self.keras_v1_use is None and v1_keras:
+            self.keras_v1_use = (dotted, node)
+        if self.keras_use is None and head == "keras":
+            self.keras_use = (dotted, node)
+        if head == "estimator" or rest.startswith("compat.v2.estimator"):
+            self.estimator_uses.append((dotted, node if hasattr(node, "lineno") else self._statement_of(node)))
+
+    def _statement_of(self, node):
+        """The innermost statement holding ``node`` (a node the converter made has no position)."""
+        if self._statements is None:
+            self._statements = {}
+            for stmt in ast.walk(self._tree):
+                if isinstance(stmt, ast.stmt):
+                    for child in ast.walk(stmt):
+                        self._statements[id(child)] = stmt
+        return self._statements.get(id(node), node)
+
+    @property
+    def legacy_keras_use(self):
+        return self.keras_v1_use or (self.keras_use if self.graph_use else None)
+
+
+def _tf1clip_aliases(tree):
+    """Names bound to tf1clip modules or members by imports and simple assignments."""
+    aliases = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith("tf1clip.") and alias.asname:
+                    aliases[alias.asname] = alias.name
+        elif isinstance(node, ast.ImportFrom) and not node.level and (node.module or "").startswith("tf1clip"):
+            for alias in node.names:
+                aliases[alias.asname or alias.name] = node.module + "." + alias.name
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            value = dotted(node.value)
+            if value and value.startswith("tf1clip."):
+                aliases[node.targets[0].id] = value
+    return aliases
+
+
+def _imports_tf_keras(node):
+    """The first Keras-2 module an import statement names, or None."""
+    if isinstance(node, ast.Import):
+        names = [alias.name for alias in node.names]
+    elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+        names = [node.module + "." + alias.name for alias in node.names]
+    else:
+        return None
+    found = [n for n in names if n == "tensorflow.keras"
+             or n.startswith(("tensorflow.keras.", "tensorflow.compat.v1.nn.rnn_cell"))]
+    return found[0] if found else None
+
+
+def _log_at(log, severity, node, message):
+    log.append((severity, getattr(node, "lineno", 0), getattr(node, "col_offset", 0), message))
+
+
+def _legacy_keras_lines(scan, first, text, log):
+    """Lines that route Keras to tf-keras, and whether they go after ``first`` (``import os``)."""
+    use = scan.legacy_keras_use
+    if use is None or _LEGACY_KERAS_VAR in text:
+        return [], False
+    line = 'os.environ["%s"] = "1"  # tf1clip-upgrade: %s needs Keras 2 (tf-keras)' % (
+        _LEGACY_KERAS_VAR, use[0])
+    _log_at(log, INFO, use[1],
+            "%s needs Keras 2, which TensorFlow 2.16+ takes from the tf-keras package only when "
+            "%s=1 is set before TensorFlow is imported: added 'os.environ[\"%s\"] = \"1\"' "
+            "before the first import." % (use[0], _LEGACY_KERAS_VAR, _LEGACY_KERAS_VAR))
+    if importlib.util.find_spec("tf_keras") is None:
+        _log_at(log, WARNING, use[1],
+                "The tf-keras package is not installed here; install it where this program runs: "
+                "python3 -m tf1clip.install_extras legacy-keras (tf-keras at TensorFlow's minor version).")
+    imports_os = (isinstance(first, ast.Import) and len(first.names) == 1
+                  and first.names[0].name == "os" and first.names[0].asname is None)
+    return ([line], True) if imports_os else (["import os", line], False)
+
+
+# tf1clip.contrib modules that ``import tf1clip.contrib`` does not import itself.
+_SEPARATE_MODULES = ("mixed_precision",)
+
+
+def _tf1clip_import_line(tree, scan, anchor, log):
+    if not scan.tf1clip_uses:
+        return []
+    needed = []
+    for use in scan.tf1clip_uses:
+        parts = use.split(".")
+        if len(parts) > 2 and parts[1] == "contrib" and parts[2] in _SEPARATE_MODULES:
+            module = "tf1clip.contrib." + parts[2]
+        elif len(parts) > 1 and parts[1] == "contrib":
+            module = "tf1clip.contrib"
+        else:
+            module = "tf1clip"
+        if module not in needed:
+            needed.append(module)
+    if len(needed) > 1 and "tf1clip" in needed:
+        needed.remove("tf1clip")
+    imported = [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
+                for alias in node.names if alias.asname is None]
+    lines = []
+    for module in sorted(needed):
+        if any(name == module or name.startswith(module + ".") for name in imported):
+            continue
+        if module == "tf1clip.contrib" and any(n.startswith("tf1clip.contrib.") for n in needed):
+            continue
+        _log_at(log, INFO, anchor, "Added 'import %s' for the tf1clip calls." % module)
+        lines.append("import " + module)
+    return lines
+
+
+def _graph_mode_line(scan, tf_alias, tf_stmt, log):
+    if scan.graph_use is None or scan.mode_call:
+        return []
+    dotted, node = scan.graph_use
+    if tf_alias is None:
+        _log_at(log, WARNING, node,
+                "%s needs graph mode, but this file has no module-level 'import tensorflow as "
+                "...': call tf.compat.v1.disable_eager_execution() when the program starts."
+                % dotted)
+        return []
+    call = "%s.compat.v1.disable_eager_execution()" % tf_alias
+    _log_at(log, INFO, node,
+            "%s needs graph mode, which TensorFlow 2 turns off: added '%s' right after the "
+            "TensorFlow import (line %d)." % (dotted, call, tf_stmt.lineno))
+    why = "placeholders and Sessions need" if dotted.split(".")[-1] in ("placeholder", "Session") \
+        else "TF 1 graph code needs"
+    return [call + "  # tf1clip-upgrade: %s graph mode" % why]
+
+
+def finish(text, tree, notebook=False, target="modern"):
+    """Adds the imports and settings the converted ``text`` needs to run on TF 2.
+
+    ``tree`` is the converted pasta tree, whose nodes keep the input's line
+    numbers. Returns ``(new_text, log, added)``: log entries are ``(severity,
+    line, col, message)``, ``added`` the statements added. In notebook mode the
+    added lines are joined to an existing line with the ipynb converter's
+    newline marker, keeping the line count.
+    """
+    try:
+        body = ast.parse(text).body
+    except SyntaxError:
+        return text, [], []
+    tf_alias, input_tf_stmt = _tensorflow_import(tree.body)
+    _, tf_stmt = _tensorflow_import(body)
+    scan = _Scan(tree, tf_alias or "tf")  # tf_upgrade_v2 assumes ``tf`` too
+    log = []
+    for dotted, node in scan.estimator_uses if target != "estimator" else ():
+        _log_at(log, ERROR, node,
+                "%s: tf.estimator was removed in TensorFlow 2.16. Estimator code runs on TensorFlow 2.15 "
+                "with tensorflow-estimator: %s, then convert with --target estimator (or port the model "
+                "to a tf.compat.v1 graph and a Session loop)." % (dotted, ESTIMATOR_INSTALL))
+    top = _top_index(body)
+    if top == len(body):
+        return text, log, []  # only a docstring and __future__ imports
+    first = body[top]
+    inserts = []  # (line, after_it, new_lines)
+    # TF 2.15 (the estimator target) has Keras 2 built in: no tf-keras switch there.
+    keras_lines, after_os = _legacy_keras_lines(scan, first, text, log) if target != "estimator" else ([], False)
+    if keras_lines:
+        inserts.append((first.end_lineno, True, keras_lines) if after_os
+                       else (_first_line(first), False, keras_lines))
+    tf_lines = _tf1clip_import_line(tree, scan, input_tf_stmt or tree, log)
+    tf_lines += _graph_mode_line(scan, tf_alias, input_tf_stmt, log)
+    if tf_lines:
+        inserts.append((tf_stmt.end_lineno, True, tf_lines) if tf_stmt is not None
+                       else (_first_line(first), False, tf_lines))
+    added = [line.split("  #")[0] for _, _, lines in inserts for line in lines
+             if line != "import os"]
+    return _insert_lines(text, inserts, notebook), log, added
+
+
+def _insert_lines(text, inserts, notebook):
+    """Inserts ``(line, after, new_lines)`` blocks (1-based lines, at column 0)."""
+    merged = {}
+    for line, after, new in inserts:
+        merged.setdefault((line, after), []).extend(new)
+    inserts = [(line, after, new) for (line, after), new in merged.items()]
+    lines = text.split("\n")
+    if notebook:
+        for line, after, new in sorted(inserts, key=lambda i: (i[0], i[1]), reverse=True):
+            old = lines[line - 1]
+            joined = _NOTEBOOK_NEWLINE.join(new)
+            if after:
+                tail = _NOTEBOOK_NEWLINE if old.endswith(_NOTEBOOK_NEWLINE) else ""
+                body = old[:len(old) - len(tail)]
+                lines[line - 1] = body + _NOTEBOOK_NEWLINE + joined + tail
+            else:
+                lines[line - 1] = joined + _NOTEBOOK_NEWLINE + old
+        return "\n".join(lines)
+    carriage_return = "\r" if "\r\n" in text else ""
+    for line, after, new in sorted(inserts, key=lambda i: (i[0], i[1]), reverse=True):
+        index = line if after else line - 1
+        lines[index:index] = [entry + carriage_return for entry in new]
+    return "\n".join(lines)
+
