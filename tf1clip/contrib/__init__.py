@@ -1,25 +1,35 @@
-"""Drop-ins for the ``tf.contrib`` gradient-clipping APIs that TensorFlow 2 removed.
+"""``tf.contrib``'s gradient clipping, and its slim family routed to tf-slim.
 
-Replace ``tf.contrib.X.Y`` by ``tf1clip.contrib.X.Y``: same signatures,
-defaults, variable names, summary tags and numbers as TensorFlow 1.15, with
-contrib's outright bugs fixed (see README, "Differences from tf.contrib").
+Replace ``tf.contrib.X.Y`` by ``tf1clip.contrib.X.Y``. tf1clip's own names
+keep TensorFlow 1.15's signatures, defaults, variable names, summary tags and
+numbers on ``tf.compat.v1`` graphs and Sessions, with contrib's outright bugs
+fixed (docs/contrib.rst):
 
 * ``estimator.clip_gradients_by_norm`` (GLOBAL norm)
 * ``layers.optimize_loss``, ``layers.adaptive_clipping_fn``,
   ``layers.OPTIMIZER_CLS_NAMES``, ``layers.OPTIMIZER_SUMMARIES``
 * ``training.clip_gradient_norms`` (per tensor), ``clip_gradient_norms_fn``,
-  ``multiply_gradients``, ``add_gradients_summaries``, ``create_train_op``
-* ``slim.learning`` (the same helpers, slim's summary tags, and
-  ``create_train_op(clip_gradient_norm=..., gradient_multipliers=...)``)
+  ``multiply_gradients``, ``add_gradients_summaries``, ``create_train_op``,
+  ``train``
+* ``slim.learning`` (the same helpers, slim's summary tags,
+  ``create_train_op(clip_gradient_norm=..., gradient_multipliers=...)``,
+  ``train``)
 * ``opt.clip_gradients_by_global_norm``
 * ``framework.get_global_step``, ``framework.get_or_create_global_step``
+
+Every other public name of ``slim``, ``layers``, ``framework``, ``losses``,
+``metrics`` and ``training`` is tf-slim's (``_slim_compat.DELEGATES``),
+imported and patched for TF 2 on first use (docs/slim.rst); importing
+``tf1clip.contrib`` does not import tf-slim.
 """
 
 from tf1clip.contrib import estimator
 from tf1clip.contrib import framework
 from tf1clip.contrib import layers
+from tf1clip.contrib import losses
+from tf1clip.contrib import metrics
 from tf1clip.contrib import opt
 from tf1clip.contrib import slim
 from tf1clip.contrib import training
 
-__all__ = ["estimator", "framework", "layers", "opt", "slim", "training"]
+__all__ = ["estimator", "framework", "layers", "losses", "metrics", "opt", "slim", "training"]

@@ -1,12 +1,17 @@
-"""``tf.contrib.framework``'s global-step helpers, for code the upgrade tool rewrites.
+"""``tf.contrib.framework``: tf1clip's global-step helpers; tf-slim for the rest.
 
-``tf_upgrade_v2``-style rewrites turn ``tf.contrib.framework.get_global_step()``
-into ``tf1clip.contrib.framework.get_global_step()``.
+``get_global_step`` and ``get_or_create_global_step`` are tf1clip's (they find
+a legacy ``get_variable("global_step")`` step). Other public names
+(``arg_scope``, ``add_arg_scope``, ``get_variables``, ``get_model_variables``,
+``filter_variables``, ``assign_from_checkpoint_fn`` ...) are tf-slim's
+``ops.arg_scope`` / ``ops.variables`` / ``ops.framework_ops``, resolved on
+first use (needs ``tf1clip[slim]``).
 """
 
 from typing import Any, Optional
 
 from tf1clip._tf import tf
+from tf1clip.contrib import _slim_compat
 
 __all__ = ["get_global_step", "get_or_create_global_step"]
 
@@ -54,3 +59,8 @@ def get_or_create_global_step(graph: Optional[Any] = None) -> Any:
     if step is None:
         step = _v1.train.create_global_step(graph)
     return step
+
+
+# Every other public name: tf-slim's (``_slim_compat.DELEGATES["framework"]``), resolved on first use.
+__getattr__ = _slim_compat.module_getattr("framework", globals())
+__dir__ = _slim_compat.module_dir("framework", globals())

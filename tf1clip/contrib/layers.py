@@ -3,7 +3,10 @@
 Same variables (``OptimizeLoss/learning_rate``, ``AdaptiveMaxNorm/mean``,
 ``AdaptiveMaxNorm/sq_mean``), summary tags and numbers as TensorFlow 1.15;
 the fixes to contrib's breakage are listed in each docstring and in README's
-"Differences from tf.contrib".
+"Differences from tf.contrib". Other public names (``conv2d``,
+``fully_connected``, ``batch_norm``, ``l2_regularizer``,
+``xavier_initializer``, ``summarize_activations`` ...) are ``tf_slim.layers``',
+resolved on first use (needs ``tf1clip[slim]``).
 """
 
 import numpy as np
@@ -14,6 +17,7 @@ from tf1clip import cappers
 from tf1clip import clipping
 from tf1clip._tf import tf
 from tf1clip.contrib import _common
+from tf1clip.contrib import _slim_compat
 from tf1clip.contrib import framework
 
 __all__ = [
@@ -450,3 +454,8 @@ def _moving_average(name, value, decay):
         if complement.dtype != var.dtype.base_dtype:
             complement = tf.cast(complement, var.dtype.base_dtype)
         return var.assign_sub((var - value) * complement)
+
+
+# Every other public name: tf-slim's (``_slim_compat.DELEGATES["layers"]``), resolved on first use.
+__getattr__ = _slim_compat.module_getattr("layers", globals())
+__dir__ = _slim_compat.module_dir("layers", globals())

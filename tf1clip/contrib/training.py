@@ -1,12 +1,15 @@
-"""``tf.contrib.training``'s gradient helpers and ``create_train_op``.
+"""``tf.contrib.training``: tf1clip's gradient helpers, ``create_train_op`` and ``train``; tf-slim for the rest.
 
 ``clip_gradient_norms`` clips each gradient on its own (per tensor), unlike
 ``tf1clip.contrib.estimator.clip_gradients_by_norm`` and ``optimize_loss``,
-which use the global norm.
+which use the global norm. Other public names (``evaluate_once``,
+``evaluate_repeatedly``, ``checkpoints_iterator``, ``StopAfterNEvalsHook``
+...) are tf-slim's, resolved on first use (needs ``tf1clip[slim]``).
 """
 
 import numbers
-from typing import Any, Callable, Dict, Iterable, List, Tuple
+import os
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -16,6 +19,7 @@ from tf1clip import clipping
 from tf1clip import optimizer as _optimizer
 from tf1clip._tf import tf
 from tf1clip.contrib import _common
+from tf1clip.contrib import _slim_compat
 from tf1clip.contrib import framework
 
 __all__ = [
@@ -24,6 +28,7 @@ __all__ = [
     "clip_gradient_norms_fn",
     "create_train_op",
     "multiply_gradients",
+    "train",
 ]
 
 _v1 = tf.compat.v1
@@ -243,3 +248,125 @@ def create_train_op(
     if not any(op is train_op for op in train_ops):
         train_ops.append(train_op)
     return train_op
+
+
+def _check_train_op(train_op):
+    if train_op is None:
+        raise ValueError("train_op cannot be None.")
+    if not isinstance(train_op, (tf.Tensor, tf.Operation)):
+        raise TypeError(
+            "`train_op` must be the Tensor (or Operation) that runs one training step, e.g. "
+            "create_train_op's result; received %r of type %s." % (train_op, type(train_op).__name__)
+        )
+    return train_op
+
+
+def _check_logdir(logdir):
+    if logdir is None:
+        return None
+    try:
+        return os.fspath(logdir)
+    except TypeError:
+        raise TypeError(
+            "`logdir` must be a directory path (str) or None; received %r of type %s."
+            % (logdir, type(logdir).__name__)
+        ) from None
+
+
+def _check_hooks(hooks, arg):
+    hooks = list(hooks or [])
+    for hook in hooks:
+        if not isinstance(hook, _v1.train.SessionRunHook):
+            raise TypeError(
+                "`%s` must hold tf.compat.v1.train.SessionRunHook instances; received %r of type %s."
+                % (arg, hook, type(hook).__name__)
+            )
+    return hooks
+
+
+def _register_global_step(graph):
+    """Puts a legacy ``get_variable("global_step")`` step into ``GLOBAL_STEP`` so hooks find it."""
+    with graph.as_default():
+        step = framework.get_global_step(graph)
+        if step is not None and not graph.get_collection(_v1.GraphKeys.GLOBAL_STEP):
+            graph.add_to_collection(_v1.GraphKeys.GLOBAL_STEP, step)
+    return step
+
+
+def train(
+    train_op: Any,
+    logdir: Optional[str],
+    master: str = "",
+    is_chief: bool = True,
+    scaffold: Any = None,
+    hooks: Optional[Sequence[Any]] = None,
+    chief_only_hooks: Optional[Sequence[Any]] = None,
+    save_checkpoint_secs: Optional[float] = 600,
+    save_summaries_steps: Optional[int] = 100,
+    config: Any = None,
+    max_wait_secs: float = 7200,
+    run_metadata: Any = None,
+) -> Any:
+    """``tf.contrib.training.train`` of TF 1.15: runs ``train_op`` in a ``MonitoredTrainingSession``.
+
+    Runs until a hook asks to stop (e.g. ``tf.compat.v1.train.StopAtStepHook``);
+    the chief writes checkpoints every ``save_checkpoint_secs`` and summaries
+    every ``save_summaries_steps`` to ``logdir`` and restores the latest
+    checkpoint found there. This is tf-slim's loop (``tf_slim.training.train``,
+    which is contrib's) after tf1clip's argument checks; a global step made
+    with ``tf.compat.v1.get_variable("global_step", ...)`` is added to the
+    ``GLOBAL_STEP`` collection first, so the hooks find it as they did in TF 1.x.
+
+    Example::
+
+        train_op = tf1clip.contrib.training.create_train_op(
+            loss, optimizer, transform_grads_fn=tf1clip.contrib.training.clip_gradient_norms_fn(4.0))
+        tf1clip.contrib.training.train(
+            train_op, "/tmp/train", hooks=[tf.compat.v1.train.StopAtStepHook(last_step=1000)])
+
+    Args:
+      train_op: the ``Tensor`` returned by ``create_train_op``.
+      logdir: directory for checkpoints and summaries; ``None`` needs
+        ``save_checkpoint_secs=None`` and ``save_summaries_steps=None``.
+      master, is_chief, scaffold, config, max_wait_secs: as
+        ``tf.compat.v1.train.MonitoredTrainingSession``.
+      hooks, chief_only_hooks: ``SessionRunHook`` lists.
+      save_checkpoint_secs, save_summaries_steps: ``None`` disables.
+      run_metadata: a ``RunMetadata`` filled by each step.
+
+    Returns:
+      The loss of the last step (``None`` if no step ran).
+
+    Raises:
+      TypeError: ``train_op`` is not a tensor or op, ``logdir`` is not a path,
+        a hook is not a ``SessionRunHook``.
+      ValueError: ``train_op`` is ``None``; ``logdir`` is ``None`` on the chief
+        while checkpoints or summaries are requested (tf-slim's message).
+      ImportError: tf-slim is not installed.
+    """
+    _check_train_op(train_op)
+    logdir = _check_logdir(logdir)
+    hooks = _check_hooks(hooks, "hooks")
+    chief_only_hooks = _check_hooks(chief_only_hooks, "chief_only_hooks")
+    _register_global_step(train_op.graph)
+    (tf_slim_training, _) = _slim_compat.load("training", "tf1clip.contrib.training.train")
+    with train_op.graph.as_default():
+        return tf_slim_training.train(
+            train_op,
+            logdir,
+            master=master,
+            is_chief=is_chief,
+            scaffold=scaffold,
+            hooks=hooks,
+            chief_only_hooks=chief_only_hooks,
+            save_checkpoint_secs=save_checkpoint_secs,
+            save_summaries_steps=save_summaries_steps,
+            config=config,
+            max_wait_secs=max_wait_secs,
+            run_metadata=run_metadata,
+        )
+
+
+# Every other public name: tf-slim's (``_slim_compat.DELEGATES["training"]``), resolved on first use.
+__getattr__ = _slim_compat.module_getattr("training", globals())
+__dir__ = _slim_compat.module_dir("training", globals())

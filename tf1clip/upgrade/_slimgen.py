@@ -9,15 +9,11 @@ import importlib
 import pprint
 import types
 
-# contrib module -> the tf-slim modules whose public names it gets, in order.
-SLIM_SOURCES = {
-    "slim": ("tf_slim",),
-    "layers": ("tf_slim.layers",),
-    "framework": ("tf_slim.ops.arg_scope", "tf_slim.ops.variables", "tf_slim.ops.framework_ops"),
-    "losses": ("tf_slim.losses",),
-    "metrics": ("tf_slim.metrics",),
-    "training": ("tf_slim.training.training", "tf_slim.training.evaluation"),
-}
+from tf1clip.contrib._slim_compat import DELEGATES
+
+# contrib module -> the tf-slim modules whose public names it gets, in order: the routing table of
+# tf1clip.contrib (its dotted keys, such as "slim.learning", are found below as submodules).
+SLIM_SOURCES = {key: value for key, value in DELEGATES.items() if "." not in key}
 
 
 def _public(module):

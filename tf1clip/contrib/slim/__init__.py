@@ -1,12 +1,40 @@
-"""``tf.contrib.slim``'s training part: ``slim.learning`` and the global-step helpers.
+"""``tf.contrib.slim`` as a whole namespace: tf1clip's training part, tf-slim for the rest.
 
-Legacy ``slim = tf.contrib.slim`` becomes ``slim = tf1clip.contrib.slim``, so
-``slim.learning.create_train_op(...)`` and ``slim.get_or_create_global_step()``
-keep working. slim's layers, arg scopes and losses are not here.
+Legacy ``slim = tf.contrib.slim`` becomes ``slim = tf1clip.contrib.slim``.
+tf1clip's own: ``slim.learning`` (``create_train_op`` with per-tensor
+``clip_gradient_norm``, the gradient helpers, ``train``), ``optimize_loss``,
+``adaptive_clipping_fn``, ``OPTIMIZER_CLS_NAMES``, ``OPTIMIZER_SUMMARIES``,
+``get_global_step``, ``get_or_create_global_step``, and ``slim.losses``,
+``slim.metrics``, ``slim.training`` (= ``tf1clip.contrib.losses`` ...).
+Every other public name (``arg_scope``, ``conv2d``, ``batch_norm``,
+``fully_connected``, ``get_variables_to_restore``, ``evaluation``,
+``tfexample_decoder``, ``nets`` ...) is tf-slim's (``import tf_slim``),
+resolved on first use and patched for TF 2 (docs/slim.rst); it needs
+``pip install 'tf1clip[slim]'``.
 """
 
+from tf1clip.contrib import _slim_compat
+from tf1clip.contrib import losses  # noqa: F401  (slim.losses, as in tf.contrib.slim)
+from tf1clip.contrib import metrics  # noqa: F401
+from tf1clip.contrib import training  # noqa: F401
 from tf1clip.contrib.framework import get_global_step
 from tf1clip.contrib.framework import get_or_create_global_step
+from tf1clip.contrib.layers import OPTIMIZER_CLS_NAMES
+from tf1clip.contrib.layers import OPTIMIZER_SUMMARIES
+from tf1clip.contrib.layers import adaptive_clipping_fn
+from tf1clip.contrib.layers import optimize_loss
 from tf1clip.contrib.slim import learning
 
-__all__ = ["learning", "get_global_step", "get_or_create_global_step"]
+__all__ = [
+    "OPTIMIZER_CLS_NAMES",
+    "OPTIMIZER_SUMMARIES",
+    "adaptive_clipping_fn",
+    "get_global_step",
+    "get_or_create_global_step",
+    "learning",
+    "optimize_loss",
+]
+
+# Every other public name: tf-slim's (``_slim_compat.DELEGATES["slim"]``), resolved on first use.
+__getattr__ = _slim_compat.module_getattr("slim", globals())
+__dir__ = _slim_compat.module_dir("slim", globals())

@@ -1,8 +1,15 @@
-"""``tf.contrib.slim.learning``'s gradient helpers and ``create_train_op``."""
+"""``tf.contrib.slim.learning``: gradient helpers, ``create_train_op``, ``train_step`` and ``train``."""
+
+import numbers
+from typing import Any, Callable, Dict, Optional
+
+import numpy as np
 
 from tf1clip import _validate
 from tf1clip._tf import tf
 from tf1clip.contrib import _common
+from tf1clip.contrib import _slim_compat
+from tf1clip.contrib import framework
 from tf1clip.contrib import training as _training
 from tf1clip.contrib.training import clip_gradient_norms
 from tf1clip.contrib.training import multiply_gradients
@@ -12,9 +19,14 @@ __all__ = [
     "clip_gradient_norms",
     "create_train_op",
     "multiply_gradients",
+    "train",
+    "train_step",
 ]
 
 _v1 = tf.compat.v1
+
+# TF 1.15's (and tf-slim's) "use the default" sentinel of ``train``.
+_USE_DEFAULT = 0
 
 
 def add_gradients_summaries(grads_and_vars):
@@ -98,3 +110,204 @@ def create_train_op(
         colocate_gradients_with_ops=colocate_gradients_with_ops,
         check_numerics=check_numerics,
     )
+
+
+def _tf_slim_learning():
+    (module,) = _slim_compat.load("slim.learning", "tf1clip.contrib.slim.learning.train")
+    return module
+
+
+def train_step(sess: Any, train_op: Any, global_step: Any, train_step_kwargs: Dict[str, Any]) -> Any:
+    """One step of ``train``: runs ``train_op``; returns ``(loss, should_stop)``.
+
+    tf-slim's (= TF 1.15's) ``train_step``: logs ``global step N: loss = ...``
+    when ``train_step_kwargs["should_log"]`` is true, writes a run trace to
+    ``train_step_kwargs["logdir"]`` when ``"should_trace"`` is, and stops when
+    ``"should_stop"`` is. A custom ``train_step_fn`` for ``train`` usually
+    wraps this.
+    """
+    return _tf_slim_learning().train_step(sess, train_op, global_step, train_step_kwargs)
+
+
+def _check_steps(value, arg, minimum):
+    if value is None:
+        return None
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Integral, np.integer)):
+        raise TypeError("`%s` must be an int or None; received %r of type %s." % (arg, value, type(value).__name__))
+    if value < minimum:
+        raise ValueError("`%s` must be None or an int >= %d; received %r." % (arg, minimum, value))
+    return int(value)
+
+
+def _check_secs(value, arg):
+    if value is None:
+        return None
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Real, np.number)) or not value >= 0:
+        raise ValueError("`%s` must be a number of seconds >= 0 or None; received %r." % (arg, value))
+    return value
+
+
+def _sync_replicas(sync_optimizer):
+    """Unwraps tf1clip wrappers (``.optimizer``) around ``SyncReplicasOptimizer``s."""
+    if sync_optimizer is None:
+        return None
+    single = not isinstance(sync_optimizer, (list, tuple))
+    found = []
+    for opt in [sync_optimizer] if single else sync_optimizer:
+        inner = opt
+        while not isinstance(inner, _v1.train.SyncReplicasOptimizer) and hasattr(inner, "optimizer"):
+            inner = inner.optimizer
+        if not isinstance(inner, _v1.train.SyncReplicasOptimizer):
+            raise TypeError(
+                "`sync_optimizer` must be a tf.compat.v1.train.SyncReplicasOptimizer (or a tf1clip "
+                "wrapper of one), or a list of them; received %r of type %s." % (opt, type(opt).__name__)
+            )
+        found.append(inner)
+    return found[0] if single else found
+
+
+def _train_step_reading_step_after(graph, train_op, global_step):
+    """``train_step`` that reads the global step after the update, in the same run.
+
+    tf-slim's ``train_step`` runs ``[train_op, global_step]`` unordered, so the
+    step it logs and names traces by (``tf_trace-<step>.json``,
+    ``run_metadata-<step>``) may be the old or the new one; two steps could get
+    one name and ``add_run_metadata`` then raised "The provided tag was
+    already used".
+    """
+    with graph.as_default(), tf.name_scope("train_step"), tf.control_dependencies([train_op]):
+        step_after = global_step.read_value() if hasattr(global_step, "read_value") else tf.identity(global_step)
+
+    def step_fn(sess, op, unused_global_step, train_step_kwargs):
+        return train_step(sess, op, step_after, train_step_kwargs)
+
+    return step_fn
+
+
+def train(
+    train_op: Any,
+    logdir: Optional[str],
+    train_step_fn: Callable[..., Any] = train_step,
+    train_step_kwargs: Any = _USE_DEFAULT,
+    log_every_n_steps: int = 1,
+    graph: Any = None,
+    master: str = "",
+    is_chief: bool = True,
+    global_step: Any = None,
+    number_of_steps: Optional[int] = None,
+    init_op: Any = _USE_DEFAULT,
+    init_feed_dict: Any = None,
+    local_init_op: Any = _USE_DEFAULT,
+    init_fn: Optional[Callable[[Any], Any]] = None,
+    ready_op: Any = _USE_DEFAULT,
+    summary_op: Any = _USE_DEFAULT,
+    save_summaries_secs: Optional[float] = 600,
+    summary_writer: Any = _USE_DEFAULT,
+    startup_delay_steps: int = 0,
+    saver: Any = None,
+    save_interval_secs: Optional[float] = 600,
+    sync_optimizer: Any = None,
+    session_config: Any = None,
+    session_wrapper: Optional[Callable[[Any], Any]] = None,
+    trace_every_n_steps: Optional[int] = None,
+    ignore_live_threads: bool = False,
+) -> Any:
+    """``tf.contrib.slim.learning.train`` of TF 1.15: the ``Supervisor`` loop that runs ``train_op``.
+
+    The chief initialises (``init_op``, then ``init_fn(sess)``, e.g. from
+    ``slim.assign_from_checkpoint_fn``) or restores the latest checkpoint in
+    ``logdir``, then calls ``train_step_fn`` until the global step reaches
+    ``number_of_steps`` (``None``: forever), saving a checkpoint
+    (``model.ckpt-<step>``, through ``saver``) every ``save_interval_secs``
+    and at the end, and summaries (``summary_op``, default: all merged) every
+    ``save_summaries_secs``. Workers (``is_chief=False``, ``master`` a
+    ``grpc://`` target) wait for the chief. With ``sync_optimizer`` (a
+    ``SyncReplicasOptimizer`` or list of them) the chief also runs its token
+    queue.
+
+    This is tf-slim's loop (which is contrib's) after tf1clip's argument
+    checks. Differences: the default ``train_step_fn`` logs and names traces
+    by the global step its update reached (tf-slim read it unordered with the
+    update); ``global_step=None`` finds a legacy
+    ``get_variable("global_step")`` step (tf-slim's lookup raises on TF 2);
+    ``sync_optimizer`` may be a tf1clip wrapper of a ``SyncReplicasOptimizer``
+    (e.g. ``tf1clip.clip_gradients_by_norm(sync_opt, 5.0)``); wrong argument
+    types raise ``TypeError`` here instead of failing inside the loop.
+
+    Example::
+
+        slim = tf1clip.contrib.slim
+        train_op = slim.learning.create_train_op(total_loss, optimizer, clip_gradient_norm=4.0)
+        final_loss = slim.learning.train(train_op, "/tmp/train", number_of_steps=1000,
+                                         save_interval_secs=300)
+
+    Args:
+      train_op: the ``Tensor`` returned by ``create_train_op``.
+      logdir: checkpoints and summaries go here; ``None`` writes neither (and
+        then ``summary_op``, ``saver``, ``trace_every_n_steps`` must stay unset).
+      number_of_steps: stop when the global step reaches it; an int > 0 or None.
+      log_every_n_steps: log the loss every that many steps (0: never).
+      Other arguments: as TF 1.15 (``tf.compat.v1.train.Supervisor`` semantics).
+
+    Returns:
+      The loss of the last step.
+
+    Raises:
+      TypeError: ``train_op`` is not a tensor or op, ``logdir`` is not a path,
+        ``train_step_fn`` / ``init_fn`` is not callable, a step count is not
+        an int, ``sync_optimizer`` is not a ``SyncReplicasOptimizer``.
+      ValueError: ``train_op`` is ``None``; a step count or interval is out of
+        range; tf-slim's checks (``logdir=None`` with a ``saver``...).
+      ImportError: tf-slim is not installed.
+    """
+    _training._check_train_op(train_op)
+    logdir = _training._check_logdir(logdir)
+    for arg, fn in (("train_step_fn", train_step_fn), ("init_fn", init_fn), ("session_wrapper", session_wrapper)):
+        if fn is not None and not callable(fn):
+            raise TypeError("`%s` must be callable; received %r of type %s." % (arg, fn, type(fn).__name__))
+    number_of_steps = _check_steps(number_of_steps, "number_of_steps", 1)
+    log_every_n_steps = _check_steps(log_every_n_steps, "log_every_n_steps", 0) or 0
+    startup_delay_steps = _check_steps(startup_delay_steps, "startup_delay_steps", 0) or 0
+    trace_every_n_steps = _check_steps(trace_every_n_steps, "trace_every_n_steps", 1)
+    save_summaries_secs = _check_secs(save_summaries_secs, "save_summaries_secs")
+    save_interval_secs = _check_secs(save_interval_secs, "save_interval_secs")
+    sync_optimizer = _sync_replicas(sync_optimizer)
+    graph = graph or train_op.graph
+    if global_step is None:
+        with graph.as_default():
+            global_step = framework.get_or_create_global_step(graph)
+    if train_step_fn is train_step:
+        train_step_fn = _train_step_reading_step_after(graph, train_op, global_step)
+    return _tf_slim_learning().train(
+        train_op,
+        logdir,
+        train_step_fn=train_step_fn,
+        train_step_kwargs=train_step_kwargs,
+        log_every_n_steps=log_every_n_steps,
+        graph=graph,
+        master=master,
+        is_chief=is_chief,
+        global_step=global_step,
+        number_of_steps=number_of_steps,
+        init_op=init_op,
+        init_feed_dict=init_feed_dict,
+        local_init_op=local_init_op,
+        init_fn=init_fn,
+        ready_op=ready_op,
+        summary_op=summary_op,
+        save_summaries_secs=save_summaries_secs,
+        summary_writer=summary_writer,
+        startup_delay_steps=startup_delay_steps,
+        saver=saver,
+        save_interval_secs=save_interval_secs,
+        sync_optimizer=sync_optimizer,
+        session_config=session_config,
+        session_wrapper=session_wrapper,
+        trace_every_n_steps=trace_every_n_steps,
+        ignore_live_threads=ignore_live_threads,
+    )
+
+
+# Every other public name: tf-slim's (``_slim_compat.DELEGATES["slim.learning"]``), resolved on first use.
+__getattr__ = _slim_compat.module_getattr("slim.learning", globals())
+__dir__ = _slim_compat.module_dir("slim.learning", globals())

@@ -1,0 +1,356 @@
+"""Routing of ``tf1clip.contrib`` names to tf-slim, and tf-slim's compatibility layer for TF 2.16+.
+
+``DELEGATES`` is the one table saying where a ``tf1clip.contrib`` name that
+tf1clip does not define itself comes from: namespace -> tf-slim modules,
+searched in order. ``tf1clip-upgrade`` mirrors it.
+
+Nothing here imports tf-slim before a delegated name is used. Then
+``load`` imports tf-slim and ``apply`` patches it once (see ``PATCHES`` and
+docs/slim.rst, "tf-slim on TF 2"). The patches only rebind module globals of
+tf-slim's own modules (each gets a stand-in module that forwards to the
+original and adds what TensorFlow removed); TensorFlow, tf-keras and code
+that does not use tf-slim are left as they are.
+"""
+
+import contextlib
+import importlib
+import importlib.util
+import sys
+import threading
+import types
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+# tf1clip.contrib namespace -> tf-slim modules searched in order.
+DELEGATES: Dict[str, Tuple[str, ...]] = {
+    "slim": ("tf_slim",),
+    "slim.learning": ("tf_slim.learning",),
+    "layers": ("tf_slim.layers",),
+    "framework": ("tf_slim.ops.arg_scope", "tf_slim.ops.variables", "tf_slim.ops.framework_ops"),
+    "losses": ("tf_slim.losses",),
+    "metrics": ("tf_slim.metrics",),
+    "training": ("tf_slim.training.training", "tf_slim.training.evaluation"),
+}
+
+INSTALL_HINT = "pip install 'tf1clip[slim]'"
+
+# Names star-imported from __future__ that tf-slim's namespaces expose by accident.
+_NOT_PUBLIC = frozenset({"absolute_import", "division", "print_function"})
+
+_lock = threading.Lock()
+_applied: Optional[List[str]] = None
+
+
+def _require_tf_slim(what: str) -> types.ModuleType:
+    try:
+        return importlib.import_module("tf_slim")
+    except ImportError as exc:
+        raise ImportError(
+            "%s comes from tf-slim, which is not installed: %s (tf-slim, Google's "
+            "maintained port of tf.contrib.slim/layers/framework/losses/metrics/training)."
+            % (what, INSTALL_HINT)
+        ) from exc
+
+
+def load(namespace: str, what: str) -> List[types.ModuleType]:
+    """Imports the tf-slim modules behind ``namespace`` (a ``DELEGATES`` key), patched.
+
+    Raises:
+      ImportError: tf-slim is not installed; the message names ``what`` and says
+        ``pip install 'tf1clip[slim]'``.
+    """
+    _require_tf_slim(what)
+    apply()
+    return [importlib.import_module(name) for name in DELEGATES[namespace]]
+
+
+def _is_public(module: types.ModuleType, name: str) -> bool:
+    if name.startswith("_") or name in _NOT_PUBLIC:
+        return False
+    exported = getattr(module, "__all__", None)
+    if exported is not None:
+        return name in exported
+    value = getattr(module, name, None)
+    if isinstance(value, types.ModuleType):
+        return value.__name__.startswith("tf_slim.")
+    return hasattr(module, name)
+
+
+def resolve(namespace: str, name: str, qualname: str) -> Any:
+    """The tf-slim object that ``tf1clip.contrib.<namespace>.<name>`` stands for.
+
+    Public names of the ``DELEGATES`` modules, searched in order; for ``slim``
+    also tf-slim's subpackages that its ``__init__`` does not import
+    (``slim.nets``).
+
+    Raises:
+      AttributeError: ``name`` is private or tf-slim has no such public name.
+      ImportError: tf-slim is not installed.
+    """
+    if name.startswith("_"):
+        raise AttributeError("module %r has no attribute %r" % (qualname, name))
+    modules = load(namespace, "%s.%s" % (qualname, name))
+    for module in modules:
+        if _is_public(module, name):
+            return getattr(module, name)
+    if namespace == "slim" and importlib.util.find_spec("tf_slim." + name) is not None:
+        return importlib.import_module("tf_slim." + name)
+    raise AttributeError(
+        "module %r has no attribute %r: neither tf1clip nor tf-slim (%s) defines it"
+        % (qualname, name, ", ".join(DELEGATES[namespace]))
+    )
+
+
+def public_names(namespace: str) -> List[str]:
+    """Delegated public names of ``namespace`` (empty without tf-slim); does not patch."""
+    if importlib.util.find_spec("tf_slim") is None:
+        return []
+    names: set = set()
+    for module_name in DELEGATES[namespace]:
+        module = importlib.import_module(module_name)
+        names.update(n for n in dir(module) if _is_public(module, n))
+    return sorted(names)
+
+
+def module_getattr(namespace: str, module_globals: Dict[str, Any]) -> Callable[[str], Any]:
+    """A PEP 562 ``__getattr__`` for a namespace that delegates to tf-slim; caches what it finds."""
+    qualname = module_globals["__name__"]
+
+    def __getattr__(name: str) -> Any:
+        value = resolve(namespace, name, qualname)
+        module_globals[name] = value
+        return value
+
+    return __getattr__
+
+
+def module_dir(namespace: str, module_globals: Dict[str, Any]) -> Callable[[], List[str]]:
+    """A PEP 562 ``__dir__``: the module's own names plus the delegated ones."""
+
+    def __dir__() -> List[str]:
+        return sorted(set(module_globals) | set(public_names(namespace)))
+
+    return __dir__
+
+
+# --------------------------------------------------------------------------------------
+# The compatibility layer.
+
+
+class _Shim(types.ModuleType):
+    """Stands in for a TensorFlow module inside one tf-slim module; adds what TF removed."""
+
+    def __init__(self, base: types.ModuleType, patch: str, extra: Dict[str, Any]):
+        super().__init__(base.__name__, base.__doc__)
+        self.__dict__.update(extra)
+        self._tf1clip_base = base
+        self._tf1clip_patch = patch
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._tf1clip_base, name)
+
+
+def _tf():
+    import tensorflow as tf
+
+    return tf
+
+
+def _variable(
+    initial_value=None,
+    trainable=None,
+    collections=None,
+    validate_shape=True,
+    caching_device=None,
+    name=None,
+    dtype=None,
+    constraint=None,
+    use_resource=None,
+    synchronization=None,
+    aggregation=None,
+):
+    """TF 1.15's ``variable_scope.variable``: a ``tf.compat.v1.Variable`` (resource by default in TF 2)."""
+    tf = _tf()
+    return tf.compat.v1.Variable(
+        initial_value=initial_value,
+        trainable=trainable,
+        collections=collections,
+        validate_shape=validate_shape,
+        caching_device=caching_device,
+        name=name,
+        dtype=dtype,
+        constraint=constraint,
+        use_resource=use_resource,
+        synchronization=synchronization or tf.VariableSynchronization.AUTO,
+        aggregation=aggregation or tf.VariableAggregation.NONE,
+    )
+
+
+# TensorFlow module -> {removed name: its public successor}. TF 2.13-2.21 moved these out of the
+# modules tf-slim 1.1.0 imports; each is added back only where the module lacks it.
+_MOVED: Dict[str, Dict[str, Callable[[], Any]]] = {
+    "tensorflow.python.framework.ops": {
+        "Tensor": lambda: _tf().Tensor,
+        "IndexedSlices": lambda: _tf().IndexedSlices,
+    },
+    "tensorflow.python.ops.array_ops": {
+        "stack": lambda: _tf().stack,
+        "unstack": lambda: _tf().unstack,
+    },
+    "tensorflow.python.ops.control_flow_ops": {
+        "cond": lambda: _tf().compat.v1.cond,
+        "case": lambda: _tf().compat.v1.case,
+        "while_loop": lambda: _tf().compat.v1.while_loop,
+        "Assert": lambda: _tf().debugging.Assert,
+    },
+    "tensorflow.python.ops.variable_scope": {
+        "variable": lambda: _variable,
+    },
+}
+
+
+def _tf_slim_modules() -> List[types.ModuleType]:
+    """tf-slim's modules loaded by ``import tf_slim`` (all that use a moved name; ``nets`` and
+    ``layers.sparse_ops`` do not, and are left unimported so tf-slim's namespaces stay as shipped)."""
+    importlib.import_module("tf_slim")
+    return [
+        module
+        for name, module in sorted(sys.modules.items())
+        if (name == "tf_slim" or name.startswith("tf_slim.")) and isinstance(module, types.ModuleType)
+    ]
+
+
+def _patch_moved_symbols() -> bool:
+    """``moved_tf_symbols``: ``ops.Tensor``, ``ops.IndexedSlices``, ``array_ops.stack``/``unstack``,
+    ``control_flow_ops.cond``/``case``/``while_loop``/``Assert``, ``variable_scope.variable``."""
+    changed = False
+    for module in _tf_slim_modules():
+        for global_name, value in list(vars(module).items()):
+            if not isinstance(value, types.ModuleType) or isinstance(value, _Shim):
+                continue
+            moved = _MOVED.get(value.__name__)
+            if not moved:
+                continue
+            extra = {name: make() for name, make in moved.items() if not hasattr(value, name)}
+            if extra:
+                setattr(module, global_name, _Shim(value, "moved_tf_symbols", extra))
+                changed = True
+    return changed
+
+
+_BATCH_NORM_NAMES = ("BatchNormalization", "BatchNorm", "batch_normalization", "batch_norm")
+# Where tf-keras (TF >= 2.16) and Keras 2.13-2.15 keep the v1 BatchNormalization layer.
+_LEGACY_NORMALIZATION = (
+    "tf_keras.src.legacy_tf_layers.normalization",
+    "keras.src.legacy_tf_layers.normalization",
+    "keras.legacy_tf_layers.normalization",
+)
+
+
+class _LegacyNormalization(types.ModuleType):
+    """Lazily finds the v1 ``BatchNormalization`` layer that TF's ``layers.normalization`` misses."""
+
+    def __init__(self, base: types.ModuleType):
+        super().__init__(base.__name__, base.__doc__)
+        self._tf1clip_base = base
+        self._tf1clip_patch = "batch_norm_legacy_layer"
+
+    def __getattr__(self, name: str) -> Any:
+        if name not in _BATCH_NORM_NAMES:
+            return getattr(self._tf1clip_base, name)
+        for candidate in _LEGACY_NORMALIZATION:
+            try:
+                module = importlib.import_module(candidate)
+            except ImportError:
+                continue
+            if hasattr(module, name):
+                return getattr(module, name)
+        tf = _tf()
+        raise ImportError(
+            "slim.batch_norm needs the v1 BatchNormalization layer of tf-keras on TensorFlow %s: "
+            "pip install 'tf-keras~=%s.0'" % (tf.__version__, ".".join(tf.__version__.split(".")[:2]))
+        )
+
+
+def _legacy_normalization_missing(module: types.ModuleType) -> bool:
+    try:
+        module.BatchNormalization  # noqa: B018
+    except ImportError:  # ModuleNotFoundError from TensorFlow's lazy loader
+        return True
+    return False
+
+
+def _patch_batch_norm() -> bool:
+    """``batch_norm_legacy_layer``: ``slim.batch_norm`` finds the v1 layer in tf-keras."""
+    layers = importlib.import_module("tf_slim.layers.layers")
+    current = vars(layers)["normalization_layers"]
+    if isinstance(current, _LegacyNormalization) or not _legacy_normalization_missing(current):
+        return False
+    setattr(layers, "normalization_layers", _LegacyNormalization(current))  # noqa: B010
+    return True
+
+
+_supervisor_class = None
+
+
+def _graph_mode_supervisor():
+    """``tf.compat.v1.train.Supervisor`` whose service threads build and run in its graph.
+
+    TF 1.x ran the summary, step-counter and checkpoint threads in graph mode.
+    On TF 2 a new thread executes eagerly, so ``training_util.global_step`` and
+    ``Saver.save`` take their eager paths on the graph's variables and fail
+    ("... is out of scope"). Every ``LooperThread`` body runs inside its
+    coordinator's ``stop_on_exception()``; this coordinator also enters the
+    supervisor's graph there.
+    """
+    global _supervisor_class
+    if _supervisor_class is None:
+        tf = _tf()
+
+        class _GraphCoordinator(tf.compat.v1.train.Coordinator):
+            def __init__(self, graph):
+                super().__init__()
+                self._tf1clip_graph = graph
+
+            @contextlib.contextmanager
+            def stop_on_exception(self):
+                with self._tf1clip_graph.as_default(), super().stop_on_exception():
+                    yield
+
+        class Supervisor(tf.compat.v1.train.Supervisor):
+            __doc__ = tf.compat.v1.train.Supervisor.__doc__
+
+            def __init__(self, *args, **kwargs):
+                super().__init__(*args, **kwargs)
+                self._coord = _GraphCoordinator(self._graph)
+
+        _supervisor_class = Supervisor
+    return _supervisor_class
+
+
+def _patch_supervisor() -> bool:
+    """``supervisor_threads_graph_mode``: ``slim.learning.train``'s service threads run in its graph."""
+    learning = importlib.import_module("tf_slim.learning")
+    current = vars(learning)["supervisor"]
+    if isinstance(current, _Shim):
+        return False
+    shim = _Shim(current, "supervisor_threads_graph_mode", {"Supervisor": _graph_mode_supervisor()})
+    setattr(learning, "supervisor", shim)  # noqa: B010
+    return True
+
+
+# name -> patch; each returns True when it changed something on this TensorFlow.
+PATCHES: Dict[str, Callable[[], bool]] = {
+    "moved_tf_symbols": _patch_moved_symbols,
+    "batch_norm_legacy_layer": _patch_batch_norm,
+    "supervisor_threads_graph_mode": _patch_supervisor,
+}
+
+
+def apply() -> List[str]:
+    """Patches tf-slim for this TensorFlow, once; returns the names of the patches that changed it."""
+    global _applied
+    with _lock:
+        if _applied is None:
+            _require_tf_slim("tf1clip's tf-slim compatibility layer")
+            _applied = [name for name, patch in PATCHES.items() if patch()]
+        return list(_applied)
