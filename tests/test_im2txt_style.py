@@ -116,8 +116,10 @@ def test_final_checkpoint_matches_the_hand_written_reference(trained):
     checkpoint = tf.train.latest_checkpoint(train_dir)
     assert checkpoint is not None and checkpoint.endswith("-%d" % STEPS), checkpoint
     reader = tf.train.load_checkpoint(checkpoint)
+    assert set(reader.get_variable_to_shape_map()) == {
+        "global_step", "image_embedding/weights", "image_embedding/biases"}
     assert reader.get_tensor("global_step") == STEPS
-    w, b, norms = reference(STEPS)
+    w, b, _ = reference(STEPS)
     np.testing.assert_allclose(reader.get_tensor("image_embedding/weights"), w,
                                rtol=1e-5, atol=1e-5)
     np.testing.assert_allclose(reader.get_tensor("image_embedding/biases"), b,
