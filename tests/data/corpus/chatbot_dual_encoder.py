@@ -122,7 +122,7 @@ def main(unused_argv):
       "utterance_len": tf.constant(rng.randint(2, 6, (batch, 1)), tf.int64),
   }
   targets = tf.constant(rng.randint(0, 2, (batch, 1)), tf.int64)
-  tf.contrib.framework.get_or_create_global_step()
+  global_step = tf.contrib.framework.get_or_create_global_step()
   model_fn = create_model_fn(hparams, dual_encoder_model)
   probs, loss, train_op = model_fn(features, targets, tf.contrib.learn.ModeKeys.TRAIN)
   metric_fns = create_evaluation_metrics()
@@ -130,7 +130,8 @@ def main(unused_argv):
     sess.run(tf.global_variables_initializer())
     for _ in range(3):
       value = sess.run(train_op)
-  print("RESULT loss=%r metrics=%s" % (float(value), sorted(metric_fns)))
+    step = sess.run(global_step)
+  print("RESULT global_step=%d loss=%r metrics=%s" % (step, float(value), sorted(metric_fns)))
 
 
 if __name__ == "__main__":

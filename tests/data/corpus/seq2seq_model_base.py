@@ -119,7 +119,7 @@ class BasicSeq2Seq(object):
 def main():
   rng = np.random.RandomState(5)
   with tf.Graph().as_default():
-    tf.contrib.framework.get_or_create_global_step()
+    global_step = tf.contrib.framework.get_or_create_global_step()
     features = {"source_ids": tf.constant(rng.randint(0, 12, size=(4, 5)))}
     labels = {"target_ids": tf.constant(rng.randint(0, 12, size=(4, 6)))}
     model = BasicSeq2Seq({})
@@ -128,7 +128,8 @@ def main():
       sess.run(tf.global_variables_initializer())
       for _ in range(3):
         value, _ = sess.run([loss, train_op])
-    print("RESULT loss=%r" % float(value))
+      step = sess.run(global_step)
+    print("RESULT global_step=%d loss=%r" % (step, float(value)))
 
 
 if __name__ == "__main__":
