@@ -21,6 +21,7 @@ ERROR lines by module) for an existing tf1clip-upgrade report.
 
 import ast
 import collections
+import json
 import math
 import os
 import re
@@ -255,15 +256,14 @@ def test_flags_app_mixed_precision_and_tpu_optimizer_are_converted(upgraded):
 _RUNNER = r'''
 import contextlib, io, json, os, runpy, sys, traceback
 import tensorflow
-from absl import app, flags, logging
+from absl import app, flags, logging  # absl's own flags belong to the baseline
 app.define_help_flags()
 baseline = set(flags.FLAGS)
 results = {}
 for spec in sys.argv[1:]:
     path, *args = json.loads(spec)
     name = os.path.basename(path)
-    if "tensorflow" in sys.modules:
-        sys.modules["tensorflow"].compat.v1.reset_default_graph()
+    tensorflow.compat.v1.reset_default_graph()
     for flag in set(flags.FLAGS) - baseline:
         delattr(flags.FLAGS, flag)
     flags.FLAGS.unparse_flags()
@@ -287,8 +287,6 @@ print("RESULTS " + json.dumps(results))
 @pytest.fixture(scope="module")
 def runs(upgraded, tmp_path_factory):
     """Runs the upgraded runnable programs in one subprocess: {file: RESULT line or error}."""
-    import json
-
     out = upgraded[0]
     tmp = tmp_path_factory.mktemp("corpus_runs")
     runner = tmp / "runner.py"
