@@ -52,8 +52,9 @@ def _build(shapes, clip, limit, n_vars):
                 clipping._BATCH_MAX_ELEMENTS = saved
         step = tf.group(*[d.assign(g) for g, d in pairs])
         init = v1.global_variables_initializer()
-    sess = v1.Session(graph=graph, config=v1.ConfigProto(
-        intra_op_parallelism_threads=1, inter_op_parallelism_threads=1))
+    sess = v1.Session(
+        graph=graph, config=v1.ConfigProto(intra_op_parallelism_threads=1, inter_op_parallelism_threads=1)
+    )
     sess.run(init)
     sess.run(step)
     return sess, step
@@ -95,8 +96,11 @@ def measure(shapes, limits, n_vars=200, rounds=40):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--shapes", action="append", help="a Python list of shapes (repeatable)")
-    parser.add_argument("--limits", default="0,256,1024,4096,16384",
-                        help="comma-separated _BATCH_MAX_ELEMENTS values (default %(default)s)")
+    parser.add_argument(
+        "--limits",
+        default="0,256,1024,4096,16384",
+        help="comma-separated _BATCH_MAX_ELEMENTS values (default %(default)s)",
+    )
     parser.add_argument("--rounds", type=int, default=40)
     args = parser.parse_args(argv)
     limits = [int(x) for x in args.limits.split(",")]

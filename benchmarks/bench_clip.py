@@ -129,8 +129,13 @@ SCENARIOS = {
         # 109M float32 parameters: variables, Adam slots and gradients are ~1.8 GB per Session,
         # so one thread setting and the norm recipes only.
         threads=(1,),
-        only=("unclipped", "tf.clip_by_norm per tensor", "tf.clip_by_global_norm", "tf1clip.clip_by_norm",
-              "tf1clip.clip_by_global_norm"),
+        only=(
+            "unclipped",
+            "tf.clip_by_norm per tensor",
+            "tf.clip_by_global_norm",
+            "tf1clip.clip_by_norm",
+            "tf1clip.clip_by_global_norm",
+        ),
         steps=1,
         chunks=1,
         rounds=6,
@@ -255,9 +260,7 @@ def _session_config(threads):
 
     if threads == 0:
         return tf.compat.v1.ConfigProto()
-    return tf.compat.v1.ConfigProto(
-        intra_op_parallelism_threads=threads, inter_op_parallelism_threads=threads
-    )
+    return tf.compat.v1.ConfigProto(intra_op_parallelism_threads=threads, inter_op_parallelism_threads=threads)
 
 
 class Variant(object):
@@ -371,8 +374,15 @@ def run_scenario(name, rounds=None, steps=None, chunks=None, threads=(1, 0)):
     variants = [v for v in _variants(cfg) if v[0] in cfg.get("only", (v[0],))]
     threads = tuple(cfg.get("threads", threads))
     build_s = _construction_times(cfg, variants, cfg["builds"])
-    result = dict(scenario=name, title=cfg["title"], rounds=rounds, steps=steps, chunks=chunks,
-                  threads=list(threads), tensorflow=tf.__version__)
+    result = dict(
+        scenario=name,
+        title=cfg["title"],
+        rounds=rounds,
+        steps=steps,
+        chunks=chunks,
+        threads=list(threads),
+        tensorflow=tf.__version__,
+    )
     if cfg.get("construction_only"):
         with tf.Graph().as_default():
             loss, optimizer = build_model(cfg)
@@ -401,9 +411,7 @@ def run_scenario(name, rounds=None, steps=None, chunks=None, threads=(1, 0)):
         ratios = np.array(wall[v.name, first]) / np.array(wall["unclipped", first])
         cpu_ratios = np.array(cpu[v.name, first]) / np.array(cpu["unclipped", first])
         q25, q50, q75 = np.percentile(ratios, [25, 50, 75])
-        pools = {
-            t: float(np.median(np.array(wall[v.name, t]) / np.array(wall["unclipped", t]))) for t in threads[1:]
-        }
+        pools = {t: float(np.median(np.array(wall[v.name, t]) / np.array(wall["unclipped", t]))) for t in threads[1:]}
         rows.append(
             dict(
                 variant=v.name,
@@ -426,8 +434,16 @@ def run_scenario(name, rounds=None, steps=None, chunks=None, threads=(1, 0)):
 
 def format_table(result, markdown=False):
     if result["rounds"]:
-        head = ["variant", "ratio (IQR)", "ratio, default pools", "cpu ratio", "nodes/var", "build ms", "peak MB",
-                "step ms"]
+        head = [
+            "variant",
+            "ratio (IQR)",
+            "ratio, default pools",
+            "cpu ratio",
+            "nodes/var",
+            "build ms",
+            "peak MB",
+            "step ms",
+        ]
         lines = [
             [
                 row["variant"],
@@ -442,8 +458,13 @@ def format_table(result, markdown=False):
             for row in result["rows"]
         ]
         caption = "%s - %s (%d variables, %d rounds x best of %d x %d steps)" % (
-            result["scenario"], result["title"], result["n_vars"], result["rounds"], result["chunks"],
-            result["steps"])
+            result["scenario"],
+            result["title"],
+            result["n_vars"],
+            result["rounds"],
+            result["chunks"],
+            result["steps"],
+        )
     else:
         head = ["variant", "build ms"]
         lines = [[row["variant"], "%.1f" % row["build_ms"]] for row in result["rows"][1:]]
@@ -482,20 +503,24 @@ def machine_info():
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--scenario", action="append", choices=sorted(SCENARIOS),
-                        help="scenario to run (repeatable); default: all")
+    parser.add_argument(
+        "--scenario", action="append", choices=sorted(SCENARIOS), help="scenario to run (repeatable); default: all"
+    )
     parser.add_argument("--rounds", type=int, help="timing rounds (default: per scenario)")
     parser.add_argument("--steps", type=int, help="steps per chunk (default: per scenario)")
-    parser.add_argument("--chunks", type=int,
-                        help="chunks per variant per round, the fastest kept (default: per scenario)")
-    parser.add_argument("--threads", default="1,0",
-                        help="comma-separated intra/inter-op thread settings, each timed in its own Session; "
-                             "0 = TensorFlow's default pools; the first gives the main ratio (default 1,0)")
+    parser.add_argument(
+        "--chunks", type=int, help="chunks per variant per round, the fastest kept (default: per scenario)"
+    )
+    parser.add_argument(
+        "--threads",
+        default="1,0",
+        help="comma-separated intra/inter-op thread settings, each timed in its own Session; "
+        "0 = TensorFlow's default pools; the first gives the main ratio (default 1,0)",
+    )
     parser.add_argument("--markdown", action="store_true", help="print Markdown tables")
     parser.add_argument("--json", metavar="FILE", help="also write all results to FILE")
     parser.add_argument("--in-process", action="store_true", help=argparse.SUPPRESS)
-    parser.add_argument("--timeout", type=float, default=900,
-                        help="seconds allowed per scenario process (default 900)")
+    parser.add_argument("--timeout", type=float, default=900, help="seconds allowed per scenario process (default 900)")
     args = parser.parse_args(argv)
     names = args.scenario or list(SCENARIOS)
 
@@ -509,8 +534,7 @@ def main(argv=None):
     print("command: %s" % " ".join([os.path.basename(sys.executable)] + sys.argv))
     results = []
     for name in names:
-        cmd = [sys.executable, os.path.abspath(__file__), "--in-process", "--scenario", name,
-               "--threads", args.threads]
+        cmd = [sys.executable, os.path.abspath(__file__), "--in-process", "--scenario", name, "--threads", args.threads]
         if args.rounds:
             cmd += ["--rounds", str(args.rounds)]
         if args.steps:

@@ -140,12 +140,8 @@ def run_keras(name, rounds, steps, chunks):
     runs["keras global_clipnorm"], _ = make(dict(global_clipnorm=clip_norm))
     runs["keras clipvalue"], _ = make(dict(clipvalue=clip_value))
     runs["tf1clip.clip_by_norm in tf.function"], _ = make(capper=tf1clip.clip_by_norm_fn(clip_norm))
-    runs["tf1clip.clip_by_global_norm in tf.function"], _ = make(
-        capper=tf1clip.clip_by_global_norm_fn(clip_norm)
-    )
-    runs["tf1clip.clip_by_value in tf.function"], _ = make(
-        capper=tf1clip.clip_by_value_fn(-clip_value, clip_value)
-    )
+    runs["tf1clip.clip_by_global_norm in tf.function"], _ = make(capper=tf1clip.clip_by_global_norm_fn(clip_norm))
+    runs["tf1clip.clip_by_value in tf.function"], _ = make(capper=tf1clip.clip_by_value_fn(-clip_value, clip_value))
     timed = _interleave(runs, rounds, steps, chunks)
     result = _summarise(name, "Keras %s (tf.function)" % keras.__version__, cfg, n_vars, timed, rounds, steps, chunks)
     result["versions"] = "keras %s, tensorflow %s" % (keras.__version__, tf.__version__)
@@ -209,21 +205,32 @@ def format_table(result, markdown=False):
         for row in result["rows"]
     ]
     caption = "%s - %s (%d variables, %d rounds x best of %d x %d steps)" % (
-        result["scenario"], result["title"], result["n_vars"], result["rounds"], result["chunks"],
-        result["steps"])
+        result["scenario"],
+        result["title"],
+        result["n_vars"],
+        result["rounds"],
+        result["chunks"],
+        result["steps"],
+    )
     return bench_clip.render_table(caption, head, lines, markdown)
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--scenario", action="append", choices=FRAMEWORK_SCENARIOS,
-                        help="scenario to run (repeatable); default: all")
-    parser.add_argument("--framework", action="append", choices=("keras", "torch"),
-                        help="framework to run (repeatable); default: keras, and torch if installed")
+    parser.add_argument(
+        "--scenario", action="append", choices=FRAMEWORK_SCENARIOS, help="scenario to run (repeatable); default: all"
+    )
+    parser.add_argument(
+        "--framework",
+        action="append",
+        choices=("keras", "torch"),
+        help="framework to run (repeatable); default: keras, and torch if installed",
+    )
     parser.add_argument("--rounds", type=int, help="timing rounds (default: per scenario)")
     parser.add_argument("--steps", type=int, help="steps per chunk (default: per scenario)")
-    parser.add_argument("--chunks", type=int,
-                        help="chunks per variant per round, the fastest kept (default: per scenario)")
+    parser.add_argument(
+        "--chunks", type=int, help="chunks per variant per round, the fastest kept (default: per scenario)"
+    )
     parser.add_argument("--markdown", action="store_true", help="print Markdown tables")
     parser.add_argument("--json", metavar="FILE", help="also write all results to FILE")
     parser.add_argument("--timeout", type=float, default=900, help="seconds allowed per process")
@@ -237,8 +244,9 @@ def main(argv=None):
         out = []
         for name in names:
             cfg = bench_clip.SCENARIOS[name]
-            out.append(run(name, args.rounds or cfg["rounds"], args.steps or cfg["steps"],
-                           args.chunks or cfg.get("chunks", 1)))
+            out.append(
+                run(name, args.rounds or cfg["rounds"], args.steps or cfg["steps"], args.chunks or cfg.get("chunks", 1))
+            )
         json.dump(out, sys.stdout)
         return 0
 
@@ -253,16 +261,22 @@ def main(argv=None):
             print("\nPyTorch is not installed: skipped (pip install torch to include it).")
             continue
         for name in names:
-            cmd = [sys.executable, os.path.abspath(__file__), "--in-process", "--framework", framework,
-                   "--scenario", name]
+            cmd = [
+                sys.executable,
+                os.path.abspath(__file__),
+                "--in-process",
+                "--framework",
+                framework,
+                "--scenario",
+                name,
+            ]
             if args.rounds:
                 cmd += ["--rounds", str(args.rounds)]
             if args.steps:
                 cmd += ["--steps", str(args.steps)]
             if args.chunks:
                 cmd += ["--chunks", str(args.chunks)]
-            proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
-                                  timeout=args.timeout)
+            proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, timeout=args.timeout)
             if proc.returncode != 0:
                 sys.stderr.write(proc.stderr.decode(errors="replace")[-4000:])
                 print("%s / %s failed (exit %d)" % (framework, name, proc.returncode))

@@ -22,7 +22,7 @@ def make_data(seed=0, n=256):
     x = rng.randn(n, N_FEATURES).astype(np.float32)
     ids = rng.randint(0, N_IDS, size=n).astype(np.int32)
     id_effect = np.linspace(-2.0, 2.0, N_IDS).astype(np.float32)
-    y = (x @ np.linspace(-3.0, 3.0, N_FEATURES) + id_effect[ids] + 0.1 * rng.randn(n))
+    y = x @ np.linspace(-3.0, 3.0, N_FEATURES) + id_effect[ids] + 0.1 * rng.randn(n)
     return x, ids, (y * 10.0).astype(np.float32)[:, None]
 
 

@@ -149,18 +149,31 @@ def plot(runs, path, plt=None):
         marker = "o" if len(steps) < 10 else None  # a run that stopped early is a few points
         top.plot(steps, losses, color=color, marker=marker, label=run["label"])
         norm_steps = steps[1:]
-        bottom.plot(norm_steps, run["computed_norms"], color=color, marker=marker,
-                    label="%s: computed (before clipping)" % run["label"])
+        bottom.plot(
+            norm_steps,
+            run["computed_norms"],
+            color=color,
+            marker=marker,
+            label="%s: computed (before clipping)" % run["label"],
+        )
         if run["clip_norm"] is not None:
-            bottom.plot(norm_steps, run["applied_norms"], color="tab:orange", linestyle="--",
-                        label="%s: applied (after clipping)" % run["label"])
+            bottom.plot(
+                norm_steps,
+                run["applied_norms"],
+                color="tab:orange",
+                linestyle="--",
+                label="%s: applied (after clipping)" % run["label"],
+            )
         if run["diverged"]:
             for axis in (top, bottom):
                 axis.axvline(run["steps_run"], color=color, linestyle=":", linewidth=1)
             top.annotate(
                 "%s: %s" % (run["label"], _outcome(run)),
-                xy=(run["steps_run"], run["initial_loss"]), xytext=(0.12, 0.88), textcoords="axes fraction",
-                color=color, arrowprops={"arrowstyle": "->", "color": color},
+                xy=(run["steps_run"], run["initial_loss"]),
+                xytext=(0.12, 0.88),
+                textcoords="axes fraction",
+                color=color,
+                arrowprops={"arrowstyle": "->", "color": color},
             )
     top.set_yscale("log")
     top.set_ylabel("eval loss (MSE, log scale)")
@@ -181,15 +194,21 @@ def main(argv=None, out=sys.stdout):
     parser.add_argument("--steps", type=int, default=300, help="training steps per run")
     parser.add_argument("--clip-norm", type=float, default=1.0, help="global-norm limit of the clipped run")
     parser.add_argument("--learning-rate", type=float, default=0.01, help="MomentumOptimizer learning rate")
-    parser.add_argument("--plot", metavar="FILE.png", default=None,
-                        help="also write a plot of loss and gradient norms per step to this PNG file")
+    parser.add_argument(
+        "--plot",
+        metavar="FILE.png",
+        default=None,
+        help="also write a plot of loss and gradient norms per step to this PNG file",
+    )
     args = parser.parse_args(argv)
     plt = None
     if args.plot:
         plt = _pyplot()
         if plt is None:
-            parser.error("--plot needs matplotlib, which is not installed: pip install 'tf1clip[plot]' "
-                         "(or pip install matplotlib)")
+            parser.error(
+                "--plot needs matplotlib, which is not installed: pip install 'tf1clip[plot]' "
+                "(or pip install matplotlib)"
+            )
 
     print(
         "Shows: the same ReLU RNN (sequence length %d) trained twice to output the mean of its inputs, with\n"
@@ -202,13 +221,22 @@ def main(argv=None, out=sys.stdout):
     clipped = train(args.clip_norm, args.steps, args.learning_rate, out=out)
     print("\nResult", file=out)
     print("  %-25s %-21s %-6s %-20s" % ("", "eval loss", "steps", "largest global norm"), file=out)
-    print("  %-25s %-10s %-10s %-6s %-9s %-10s %s" % ("run", "start", "end", "run", "computed", "applied", "outcome"),
-          file=out)
+    print(
+        "  %-25s %-10s %-10s %-6s %-9s %-10s %s" % ("run", "start", "end", "run", "computed", "applied", "outcome"),
+        file=out,
+    )
     for run in (plain, clipped):
         print(
             "  %-25s %-10.4g %-10.4g %-6d %-9.3g %-10.3g %s"
-            % (run["label"], run["initial_loss"], run["final_loss"], run["steps_run"], run["max_grad_norm"],
-               run["max_applied_norm"], _outcome(run)),
+            % (
+                run["label"],
+                run["initial_loss"],
+                run["final_loss"],
+                run["steps_run"],
+                run["max_grad_norm"],
+                run["max_applied_norm"],
+                _outcome(run),
+            ),
             file=out,
         )
     if args.plot:
@@ -217,8 +245,14 @@ def main(argv=None, out=sys.stdout):
     print(
         "Verdict: unclipped, the RNN %s; with clip_gradients_by_norm(optimizer, %g) it %s "
         "(eval loss %.4g -> %.2g in %d steps)."
-        % (_outcome(plain), args.clip_norm, _outcome(clipped), clipped["initial_loss"], clipped["final_loss"],
-           clipped["steps_run"]),
+        % (
+            _outcome(plain),
+            args.clip_norm,
+            _outcome(clipped),
+            clipped["initial_loss"],
+            clipped["final_loss"],
+            clipped["steps_run"],
+        ),
         file=out,
     )
     return {"unclipped": plain, "clipped": clipped}

@@ -152,8 +152,13 @@ def main(argv=None):
     print("trained %d steps; summaries in %s (view them with: tensorboard --logdir %s)" % (final_step, logdir, logdir))
     print(
         "Verdict: optimize_loss with clip_gradients=%g %s: training loss %.4g -> %.4g, batch accuracy %.3f."
-        % (args.clip_gradients, "learns" if loss_value < 0.5 * first_loss else "does NOT learn", first_loss,
-           loss_value, acc)
+        % (
+            args.clip_gradients,
+            "learns" if loss_value < 0.5 * first_loss else "does NOT learn",
+            first_loss,
+            loss_value,
+            acc,
+        )
     )
     return {
         "first_loss": first_loss,

@@ -97,9 +97,7 @@ def run_task(args):
         if args.mode == "sync":
             # The token queue SyncReplicasOptimizer shares on the ps, seen from here.
             with tf.device(global_step.device):
-                tokens = tf.queue.FIFOQueue(
-                    -1, tf.int64, shapes=(), shared_name="sync_token_q", name="tokens"
-                )
+                tokens = tf.queue.FIFOQueue(-1, tf.int64, shapes=(), shared_name="sync_token_q", name="tokens")
             pending_tokens = tokens.size()
 
         if not is_chief:
@@ -176,11 +174,16 @@ def launch(args):
     """Starts ps + workers, waits for the workers, stops everything; returns the chief's result."""
     ports = _free_ports(1 + NUM_WORKERS)
     common = [
-        "--ports", ",".join(map(str, ports)),
-        "--mode", args.mode,
-        "--steps", str(args.steps),
-        "--timeout", str(args.timeout),
-        "--on-nonfinite", args.on_nonfinite,
+        "--ports",
+        ",".join(map(str, ports)),
+        "--mode",
+        args.mode,
+        "--steps",
+        str(args.steps),
+        "--timeout",
+        str(args.timeout),
+        "--on-nonfinite",
+        args.on_nonfinite,
     ]
     tasks = [("ps", 0)] + [("worker", i) for i in range(NUM_WORKERS)]
     env = dict(os.environ)
@@ -202,7 +205,7 @@ def launch(args):
             proc.wait(timeout=max(1.0, deadline - time.time()))
         for line in out.decode().splitlines():
             if line.startswith("RESULT "):
-                return json.loads(line[len("RESULT "):])
+                return json.loads(line[len("RESULT ") :])
         raise RuntimeError("the chief printed no result:\n" + _tail(logs[1]))
     except subprocess.TimeoutExpired:
         tails = "\n".join(_tail(log) for log in logs)
@@ -230,12 +233,20 @@ def main(argv=None):
     parser = argparse.ArgumentParser(
         description=__doc__.splitlines()[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter
     )
-    parser.add_argument("--mode", choices=["sync", "async"], default="sync",
-                        help="sync: SyncReplicasOptimizer averages the workers' gradients; async: each applies its own")
+    parser.add_argument(
+        "--mode",
+        choices=["sync", "async"],
+        default="sync",
+        help="sync: SyncReplicasOptimizer averages the workers' gradients; async: each applies its own",
+    )
     parser.add_argument("--steps", type=int, default=300, help="training steps per worker")
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds before giving up")
-    parser.add_argument("--on-nonfinite", choices=["nan", "skip", "raise"], default="nan",
-                        help="the wrapper's policy for a step with an inf or NaN gradient")
+    parser.add_argument(
+        "--on-nonfinite",
+        choices=["nan", "skip", "raise"],
+        default="nan",
+        help="the wrapper's policy for a step with an inf or NaN gradient",
+    )
     parser.add_argument("--json", action="store_true", help="print the chief's result as JSON")
     parser.add_argument("--job", choices=["ps", "worker"], help=argparse.SUPPRESS)
     parser.add_argument("--task", type=int, default=0, help=argparse.SUPPRESS)

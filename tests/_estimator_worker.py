@@ -22,8 +22,10 @@ v1 = tf.compat.v1
 v1.logging.set_verbosity(v1.logging.ERROR)
 
 # Four batches of two rows; under MirroredStrategy replica r trains on batch 2k + r at step k.
-X = np.array([[[1.0, 2.0], [0.5, -1.0]], [[3.0, 0.0], [-2.0, 4.0]],
-              [[0.0, 1.5], [2.0, 2.0]], [[-1.0, 0.5], [1.0, -3.0]]], np.float32)
+X = np.array(
+    [[[1.0, 2.0], [0.5, -1.0]], [[3.0, 0.0], [-2.0, 4.0]], [[0.0, 1.5], [2.0, 2.0]], [[-1.0, 0.5], [1.0, -3.0]]],
+    np.float32,
+)
 Y = np.array([[[3.0], [-2.0]], [[10.0], [1.0]], [[-4.0], [6.0]], [[2.0], [0.5]]], np.float32)
 CLIP, LR = 2.0, 0.05
 
@@ -35,8 +37,11 @@ def _train(batches_x, batches_y, strategy=None):
     config = v1.estimator.RunConfig(train_distribute=strategy, tf_random_seed=1)
     optimizer = tf1clip.clip_gradients_by_norm(v1.train.GradientDescentOptimizer(LR), CLIP)
     estimator = v1.estimator.LinearRegressor(
-        [tf.feature_column.numeric_column("x", shape=[2])], model_dir=tempfile.mkdtemp(), optimizer=optimizer,
-        config=config)
+        [tf.feature_column.numeric_column("x", shape=[2])],
+        model_dir=tempfile.mkdtemp(),
+        optimizer=optimizer,
+        config=config,
+    )
     estimator.train(input_fn)
     return {name: estimator.get_variable_value(name).tolist() for name in estimator.get_variable_names()}
 
@@ -44,11 +49,14 @@ def _train(batches_x, batches_y, strategy=None):
 def main():
     # The default all-reduce of MirroredStrategy hangs inside an Estimator over logical CPUs on
     # TensorFlow 2.15; reducing to one device is the CPU-only choice.
-    strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"], cross_device_ops=tf.distribute.ReductionToOneDevice())
+    strategy = tf.distribute.MirroredStrategy(
+        ["/cpu:0", "/cpu:1"], cross_device_ops=tf.distribute.ReductionToOneDevice()
+    )
     mirrored = _train(X, Y, strategy)
     single = _train(X.reshape(2, 4, 2), Y.reshape(2, 4, 1))
-    json.dump({"mirrored": mirrored, "single": single, "x": X.tolist(), "y": Y.tolist(), "clip": CLIP, "lr": LR},
-              sys.stdout)
+    json.dump(
+        {"mirrored": mirrored, "single": single, "x": X.tolist(), "y": Y.tolist(), "clip": CLIP, "lr": LR}, sys.stdout
+    )
     sys.stdout.write("\n")
 
 

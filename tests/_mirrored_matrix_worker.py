@@ -50,7 +50,11 @@ def _variables(model):
     if model != "dense":
         out["emb"] = v1.get_variable("emb", [4, 1], initializer=init([[0.1], [0.2], [0.3], [0.4]]))
     out["step"] = v1.get_variable(
-        "step", [], tf.int64, initializer=v1.zeros_initializer(), trainable=False,
+        "step",
+        [],
+        tf.int64,
+        initializer=v1.zeros_initializer(),
+        trainable=False,
         aggregation=tf.VariableAggregation.ONLY_FIRST_REPLICA,
     )
     return out

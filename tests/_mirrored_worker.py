@@ -73,9 +73,7 @@ def model_single(kind, steps, legacy=False):
                 pairs = inner.compute_gradients(_loss(X[r], IDS[r], variables), variables)
                 clipped, _ = tf1clip.clip_by_global_norm(pairs, 2.0)
                 dense = [None if g is None else tf.convert_to_tensor(g) for g, _ in clipped]
-                total = dense if total is None else [
-                    None if a is None else a + b for a, b in zip(total, dense)
-                ]
+                total = dense if total is None else [None if a is None else a + b for a, b in zip(total, dense)]
             train = inner.apply_gradients(list(zip(total, variables)), global_step=gs)
             opt = inner
         else:

@@ -40,8 +40,18 @@ def np_autoclip(grads, percentile, size):
     return out, history[-size:]
 
 
-def np_zclip(grads, alpha=0.97, z_thresh=2.5, max_grad_norm=1.0, eps=1e-6, warmup=25,
-             mode="zscore", clip_option="adaptive_scaling", clip_factor=1.0, skip_update_on_spike=False):
+def np_zclip(
+    grads,
+    alpha=0.97,
+    z_thresh=2.5,
+    max_grad_norm=1.0,
+    eps=1e-6,
+    warmup=25,
+    mode="zscore",
+    clip_option="adaptive_scaling",
+    clip_factor=1.0,
+    skip_update_on_spike=False,
+):
     buffer, mean, var, out = [], None, None, []
     for g in grads:
         n = np_global_norm([g])
@@ -56,7 +66,7 @@ def np_zclip(grads, alpha=0.97, z_thresh=2.5, max_grad_norm=1.0, eps=1e-6, warmu
             limit = max_grad_norm if max_grad_norm is not None else n
             out.append(g * (limit / (n + 1e-6)) if n > limit else g)
             continue
-        std = var ** 0.5
+        std = var**0.5
         clip_val = None
         if mode == "percentile":
             if n > mean + z_thresh * std:
@@ -196,7 +206,10 @@ def test_zclip_argument_errors():
     "make,reference",
     [
         (lambda: tf1clip.AutoClip(percentile=50.0, history_size=5), lambda g: np_autoclip(g, 50.0, 5)[0]),
-        (lambda: tf1clip.ZClip(warmup_steps=3, max_grad_norm=None), lambda g: np_zclip(g, warmup=3, max_grad_norm=None)[0]),
+        (
+            lambda: tf1clip.ZClip(warmup_steps=3, max_grad_norm=None),
+            lambda g: np_zclip(g, warmup=3, max_grad_norm=None)[0],
+        ),
     ],
     ids=["autoclip", "zclip"],
 )
@@ -301,7 +314,10 @@ def test_agc_sparse_rows_exclude_and_unit_axes(sess):
 
 def test_agc_unknown_rank_needs_unit_axes(graph):
     var = v1.get_variable("conv1d/kernel", [3, 2, 4])
-    with pytest.raises(ValueError, match=r"AGC: cannot tell the units of conv1d/kernel \(rank 3\); give its norm axes with unit_axes=\{'conv1d/kernel': axes\}"):
+    with pytest.raises(
+        ValueError,
+        match=r"AGC: cannot tell the units of conv1d/kernel \(rank 3\); give its norm axes with unit_axes=\{'conv1d/kernel': axes\}",
+    ):
         tf1clip.AGC()([(tf.ones([3, 2, 4]), var)])
     with pytest.raises(TypeError, match=r"`exclude` must be a list of names or patterns; received str"):
         tf1clip.AGC(exclude="head")
@@ -323,7 +339,14 @@ def test_norm_recorder_tensors_fraction_and_summaries(graph, sess):
     fractions = []
     for x, y in steps:
         pre, post, norms, fraction, summary, _ = sess.run(
-            [recorder.pre_clip_norm, recorder.post_clip_norm, recorder.variable_norms, recorder.clip_fraction, merged, train],
+            [
+                recorder.pre_clip_norm,
+                recorder.post_clip_norm,
+                recorder.variable_norms,
+                recorder.clip_fraction,
+                merged,
+                train,
+            ],
             {ga: x, gb: y},
         )
         assert pre == pytest.approx(np_global_norm([x, y]), rel=1e-6)
@@ -446,4 +469,4 @@ def test_agc_half_precision_scale_is_applied_in_float32(sess, dtype):
     sess.run(w.initializer)
     got = sess.run(tf.cast(out, tf.float64))
     w0 = sess.run(tf.cast(w, tf.float64))[0]
-    np.testing.assert_allclose(got, [1e-3 * w0, 0.0], rtol=2 ** -7)
+    np.testing.assert_allclose(got, [1e-3 * w0, 0.0], rtol=2**-7)

@@ -85,9 +85,15 @@ def test_capper_that_drops_or_reorders_variables_is_named(graph):
     def returns_grads(grads_and_vars):
         return [g for g, _ in grads_and_vars]
 
-    with pytest.raises(ValueError, match=r"drops_none must return the same variables in the same order; it received \['a:0', 'b:0', 'c:0'\] and returned \['a:0', 'b:0'\]"):
+    with pytest.raises(
+        ValueError,
+        match=r"drops_none must return the same variables in the same order; it received \['a:0', 'b:0', 'c:0'\] and returned \['a:0', 'b:0'\]",
+    ):
         tf1clip.chain(drops_none)(pairs)
-    with pytest.raises(TypeError, match=r"the result of .*returns_grads\[0\]` must be a \(gradient, variable\) pair.*A capper must return"):
+    with pytest.raises(
+        TypeError,
+        match=r"the result of .*returns_grads\[0\]` must be a \(gradient, variable\) pair.*A capper must return",
+    ):
         tf1clip.chain(returns_grads)(pairs)
 
 

@@ -417,7 +417,10 @@ def test_bad_tensor_clip_norm(graph):
 
 def test_clip_value_bounds_errors(graph):
     (v,) = _vars((2,))
-    with pytest.raises(ValueError, match=r"`clip_value_min` must be <= `clip_value_max`; received clip_value_min=2\.0, clip_value_max=1\.0"):
+    with pytest.raises(
+        ValueError,
+        match=r"`clip_value_min` must be <= `clip_value_max`; received clip_value_min=2\.0, clip_value_max=1\.0",
+    ):
         tf1clip.clip_by_value([(tf.ones(2), v)], 2.0, 1.0)
     with pytest.raises(ValueError, match=r"`clip_value_max` must not be NaN"):
         tf1clip.clip_by_value([(tf.ones(2), v)], 0.0, float("nan"))
@@ -428,13 +431,33 @@ def test_clip_value_bounds_errors(graph):
 @pytest.mark.parametrize(
     "make,error,match",
     [
-        (lambda v: tf.ones(2), TypeError, r"`grads_and_vars` must be a list of \(gradient, variable\) pairs, as returned by compute_gradients\(\); received SymbolicTensor"),
-        (lambda v: [tf.ones(2)], TypeError, r"`grads_and_vars\[0\]` must be a \(gradient, variable\) pair; received SymbolicTensor"),
-        (lambda v: [(tf.ones(2), v, 1)], TypeError, r"`grads_and_vars\[0\]` must be a \(gradient, variable\) pair; received tuple"),
+        (
+            lambda v: tf.ones(2),
+            TypeError,
+            r"`grads_and_vars` must be a list of \(gradient, variable\) pairs, as returned by compute_gradients\(\); received SymbolicTensor",
+        ),
+        (
+            lambda v: [tf.ones(2)],
+            TypeError,
+            r"`grads_and_vars\[0\]` must be a \(gradient, variable\) pair; received SymbolicTensor",
+        ),
+        (
+            lambda v: [(tf.ones(2), v, 1)],
+            TypeError,
+            r"`grads_and_vars\[0\]` must be a \(gradient, variable\) pair; received tuple",
+        ),
         (lambda v: [(v, tf.ones(2))], TypeError, r"`grads_and_vars\[0\]` looks like \(variable, gradient\)"),
-        (lambda v: [(tf.ones(2, tf.int32), v)], TypeError, r"`grads_and_vars\[0\]`: the gradient of v0:0 has dtype int32"),
+        (
+            lambda v: [(tf.ones(2, tf.int32), v)],
+            TypeError,
+            r"`grads_and_vars\[0\]`: the gradient of v0:0 has dtype int32",
+        ),
         (lambda v: [("abc", v)], TypeError, r"`grads_and_vars\[0\]`: the gradient of v0:0 has dtype string"),
-        (lambda v: {"g": v}, TypeError, r"`grads_and_vars` must be a list of \(gradient, variable\) pairs.*received dict"),
+        (
+            lambda v: {"g": v},
+            TypeError,
+            r"`grads_and_vars` must be a list of \(gradient, variable\) pairs.*received dict",
+        ),
         (lambda v: 3.0, TypeError, r"`grads_and_vars` must be a list .*received float 3\.0"),
     ],
 )
@@ -529,7 +552,7 @@ def test_float16_scale_is_applied_in_float32(sess, kind, limit):
     out = sess.run(CLIP_FNS[kind]([(tf.constant(g), v)], c)[0][0])
     assert out.dtype == np.float16
     exact = g.astype(np.float64) * (limit / float(g[0]))
-    np.testing.assert_allclose(out.astype(np.float64), exact, rtol=2 ** -10)
+    np.testing.assert_allclose(out.astype(np.float64), exact, rtol=2**-10)
 
 
 def test_bfloat16_and_float16_sparse_scale_in_float32(sess):
@@ -540,7 +563,7 @@ def test_bfloat16_and_float16_sparse_scale_in_float32(sess):
     assert isinstance(clipped, tf.IndexedSlices) and clipped.dtype == tf.bfloat16
     out = sess.run(tf.cast(clipped.values, tf.float64))
     v = sess.run(tf.cast(values, tf.float64))
-    np.testing.assert_allclose(out, v * (1e-30 / np.sqrt(np.sum(v ** 2))), rtol=2 ** -7)
+    np.testing.assert_allclose(out, v * (1e-30 / np.sqrt(np.sum(v**2))), rtol=2**-7)
 
 
 CLIP_NORM_ARGS = {
@@ -611,8 +634,11 @@ def test_large_gradient_scale_depends_only_on_its_own_norm(clip):
 
 def test_large_gradients_clipped_alone_match_numpy(sess):
     rng = np.random.RandomState(3)
-    arrays = [rng.randn(300, 300).astype(np.float32), rng.randn(70000).astype(np.float64) * 1e-3,
-              rng.randn(3, 4).astype(np.float32) * 9]
+    arrays = [
+        rng.randn(300, 300).astype(np.float32),
+        rng.randn(70000).astype(np.float64) * 1e-3,
+        rng.randn(3, 4).astype(np.float32) * 9,
+    ]
     arrays.append(np.full((300, 300), np.inf, np.float32))
     pairs = [(tf.constant(a), tf.Variable(tf.zeros(a.shape, a.dtype))) for a in arrays]
     each = sess.run([g for g, _ in tf1clip.clip_by_norm(pairs, 2.0)])
@@ -640,8 +666,11 @@ def _executed(build):
             s.run(tf.compat.v1.global_variables_initializer())
             s.run(train)
             meta = tf.compat.v1.RunMetadata()
-            s.run(train, options=tf.compat.v1.RunOptions(trace_level=tf.compat.v1.RunOptions.FULL_TRACE),
-                  run_metadata=meta)
+            s.run(
+                train,
+                options=tf.compat.v1.RunOptions(trace_level=tf.compat.v1.RunOptions.FULL_TRACE),
+                run_metadata=meta,
+            )
     return sum(len(d.node_stats) for d in meta.step_stats.dev_stats)
 
 
@@ -652,11 +681,14 @@ def test_large_gradient_alone_executes_seven_nodes(n):
     def build(clip):
         def make():
             opt = tf.compat.v1.train.GradientDescentOptimizer(0.1)
-            vs = [tf.compat.v1.get_variable("v%d" % i, [300, 300], initializer=tf.compat.v1.ones_initializer())
-                  for i in range(n)]
+            vs = [
+                tf.compat.v1.get_variable("v%d" % i, [300, 300], initializer=tf.compat.v1.ones_initializer())
+                for i in range(n)
+            ]
             loss = tf.add_n([tf.reduce_sum(tf.square(v)) for v in vs])
             gv = opt.compute_gradients(loss, vs)
             return opt.apply_gradients(tf1clip.clip_by_norm(gv, 1.0) if clip else gv)
+
         return make
 
     added = _executed(build(True)) - _executed(build(False))
@@ -671,7 +703,8 @@ def test_decorator_keeps_float64_range_and_float16_scale(policy):
         with tf.Graph().as_default():
             w = tf.compat.v1.get_variable("w", initializer=np.zeros(2, dtype))
             opt = tf1clip.clip_gradients_by_norm(
-                tf.compat.v1.train.GradientDescentOptimizer(1.0), limit, on_nonfinite=policy)
+                tf.compat.v1.train.GradientDescentOptimizer(1.0), limit, on_nonfinite=policy
+            )
             train = opt.minimize(tf.reduce_sum(w * g))
             with tf.compat.v1.Session() as sess:
                 sess.run(tf.compat.v1.global_variables_initializer())

@@ -29,20 +29,41 @@ def _read_events(logdir):
 
 def test_seq2seq_example_trains_and_writes_contrib_summaries(tmp_path, capsys):
     example = _load_example()
-    result = example.main([
-        "--steps", "80", "--logdir", str(tmp_path), "--clip-gradients", "0.1",
-        "--decay-steps", "20", "--summary-every", "5",
-    ])
+    result = example.main(
+        [
+            "--steps",
+            "80",
+            "--logdir",
+            str(tmp_path),
+            "--clip-gradients",
+            "0.1",
+            "--decay-steps",
+            "20",
+            "--summary-every",
+            "5",
+        ]
+    )
     assert "trained 80 steps" in capsys.readouterr().out
     assert result["global_step"] == 80
     assert result["final_loss"] < 0.5 * result["first_loss"]
 
     values = _read_events(str(tmp_path))
-    variables = ["embedding", "encoder/kernel", "encoder/bias", "decoder/kernel", "decoder/bias",
-                 "output/kernel", "output/bias"]
+    variables = [
+        "embedding",
+        "encoder/kernel",
+        "encoder/bias",
+        "decoder/kernel",
+        "decoder/bias",
+        "output/kernel",
+        "output/bias",
+    ]
     assert sorted(values) == sorted(
-        ["OptimizeLoss/loss", "OptimizeLoss/learning_rate_1",
-         "OptimizeLoss/global_norm/gradient_norm", "OptimizeLoss/global_norm/clipped_gradient_norm"]
+        [
+            "OptimizeLoss/loss",
+            "OptimizeLoss/learning_rate_1",
+            "OptimizeLoss/global_norm/gradient_norm",
+            "OptimizeLoss/global_norm/clipped_gradient_norm",
+        ]
         + ["OptimizeLoss/gradient_norm/seq2seq/%s_0" % name for name in variables]
     )
     steps = sorted(values["OptimizeLoss/loss"])

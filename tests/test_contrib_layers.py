@@ -19,7 +19,10 @@ def _setup_model():
     var = v1.get_variable("test", [], initializer=v1.constant_initializer(10.0))
     loss = tf.abs(var * x)
     global_step = v1.get_variable(
-        "global_step", [], trainable=False, dtype=tf.int64,
+        "global_step",
+        [],
+        trainable=False,
+        dtype=tf.int64,
         initializer=v1.constant_initializer(0, dtype=tf.int64),
     )
     return x, var, loss, global_step
@@ -54,6 +57,7 @@ def _summary_values(sess, feed):
 
 
 # --- upstream OptimizersTest -------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     "optimizer",
@@ -127,7 +131,7 @@ def test_invalid_global_step():
         vector_step = v1.get_variable("vector_step", [1], tf.int64, trainable=False)
         with pytest.raises(TypeError, match='Existing "global_step" is not scalar'):
             layers.optimize_loss(loss, vector_step, 0.1, "SGD")
-        with pytest.raises(TypeError, match='must be a Variable or Tensor'):
+        with pytest.raises(TypeError, match="must be a Variable or Tensor"):
             layers.optimize_loss(loss, 0, 0.1, "SGD")
 
 
@@ -161,9 +165,7 @@ def _seeded_noise_step(clip):
     with tf.Graph().as_default():
         v1.set_random_seed(42)
         x, var, loss, global_step = _setup_model()
-        train = layers.optimize_loss(
-            loss, global_step, 0.1, "SGD", gradient_noise_scale=10.0, clip_gradients=clip
-        )
+        train = layers.optimize_loss(loss, global_step, 0.1, "SGD", gradient_noise_scale=10.0, clip_gradients=clip)
         return _train_once(train, x, var)
 
 
@@ -218,9 +220,7 @@ def test_bad_clip_gradients():
 def test_adaptive_gradient_clip():
     with tf.Graph().as_default():
         x, var, loss, global_step = _setup_model()
-        train = layers.optimize_loss(
-            loss, global_step, 0.1, "SGD", clip_gradients=layers.adaptive_clipping_fn()
-        )
+        train = layers.optimize_loss(loss, global_step, 0.1, "SGD", clip_gradients=layers.adaptive_clipping_fn())
         value, step = _train_once(train, x, [var, global_step])
         names = [v.name for v in v1.global_variables() if v.name.startswith("OptimizeLoss/AdaptiveMaxNorm")]
     assert value == pytest.approx(9.8916, abs=1e-4)
@@ -250,9 +250,7 @@ def test_gradient_multiply_tensor(dtype):
     with tf.Graph().as_default():
         x, var, loss, global_step = _setup_model()
         multiplier = v1.placeholder(dtype, [])
-        train = layers.optimize_loss(
-            loss, global_step, 0.1, "SGD", gradient_multipliers={var: multiplier}
-        )
+        train = layers.optimize_loss(loss, global_step, 0.1, "SGD", gradient_multipliers={var: multiplier})
         assert _train_once(train, x, var, {multiplier: 7.0}) == pytest.approx(6.5)
 
 
@@ -268,8 +266,13 @@ def test_ignore_variables_with_no_gradients():
         x, var, loss, global_step = _setup_model()
         unused = v1.get_variable("ignore_me", [], initializer=v1.constant_initializer(1.0))
         train = layers.optimize_loss(
-            loss, global_step, 0.1, "SGD", gradient_noise_scale=10.0,
-            gradient_multipliers={unused: 1.0}, clip_gradients=10.0,
+            loss,
+            global_step,
+            0.1,
+            "SGD",
+            gradient_noise_scale=10.0,
+            gradient_multipliers={unused: 1.0},
+            clip_gradients=10.0,
             summaries=layers.OPTIMIZER_SUMMARIES,
         )
         value, unused_value = _train_once(train, x, [var, unused])
@@ -287,9 +290,7 @@ def test_no_global_step():
         train = layers.optimize_loss(loss, None, 0.1, "SGD", update_ops=[update_op])
         assert _train_once(train, x, [var, update_var]) == pytest.approx([9.5, 20.0])
         with pytest.raises(ValueError, match="global_step is required for learning_rate_decay_fn"):
-            layers.optimize_loss(
-                loss, None, 0.1, "SGD", learning_rate_decay_fn=v1.train.exponential_decay
-            )
+            layers.optimize_loss(loss, None, 0.1, "SGD", learning_rate_decay_fn=v1.train.exponential_decay)
 
 
 def test_no_global_step_arg_finds_the_step_by_name():
@@ -312,7 +313,11 @@ def test_update_op(increment, expected_step):
     with tf.Graph().as_default():
         x, var, loss, global_step, update_var, update_op = _update_op_model()
         train = layers.optimize_loss(
-            loss, global_step, 0.1, "SGD", update_ops=[update_op],
+            loss,
+            global_step,
+            0.1,
+            "SGD",
+            update_ops=[update_op],
             increment_global_step=increment,
         )
         result = _train_once(train, x, [var, update_var, global_step])
@@ -323,7 +328,11 @@ def test_update_op_with_no_op_decay():
     with tf.Graph().as_default():
         x, var, loss, global_step, update_var, update_op = _update_op_model()
         train = layers.optimize_loss(
-            loss, global_step, 0.1, "SGD", update_ops=[update_op],
+            loss,
+            global_step,
+            0.1,
+            "SGD",
+            update_ops=[update_op],
             learning_rate_decay_fn=lambda lr, step: lr,
         )
         assert _train_once(train, x, [var, update_var, global_step]) == pytest.approx([9.5, 20.0, 1])
@@ -339,9 +348,8 @@ def test_update_op_from_collection():
 
 # --- beyond upstream ---------------------------------------------------------------------
 
-@pytest.mark.parametrize(
-    "learning_rate", [1, np.float32(0.1), "variable"], ids=["int", "np32", "variable"]
-)
+
+@pytest.mark.parametrize("learning_rate", [1, np.float32(0.1), "variable"], ids=["int", "np32", "variable"])
 def test_learning_rate_kinds(learning_rate):
     with tf.Graph().as_default():
         x, var, loss, global_step = _setup_model()
@@ -362,19 +370,30 @@ def test_variable_names_and_scopes():
         assert first.op.name == "OptimizeLoss/control_dependency"
         assert first.dtype == tf.float32 and first.shape.rank == 0
         assert "OptimizeLoss/train" in [op.name for op in v1.get_collection(v1.GraphKeys.TRAIN_OP)]
-    assert names == sorted([
-        "test", "global_step",
-        "OptimizeLoss/learning_rate", "OptimizeLoss/beta1_power", "OptimizeLoss/beta2_power",
-        "OptimizeLoss/test/Adam", "OptimizeLoss/test/Adam_1",
-        "OptimizeLoss_1/learning_rate", "MyTrain/learning_rate",
-    ])
+    assert names == sorted(
+        [
+            "test",
+            "global_step",
+            "OptimizeLoss/learning_rate",
+            "OptimizeLoss/beta1_power",
+            "OptimizeLoss/beta2_power",
+            "OptimizeLoss/test/Adam",
+            "OptimizeLoss/test/Adam_1",
+            "OptimizeLoss_1/learning_rate",
+            "MyTrain/learning_rate",
+        ]
+    )
 
 
 def test_summaries_tags_and_values():
     with tf.Graph().as_default():
         x, var, loss, global_step = _setup_model()
         train = layers.optimize_loss(
-            loss, global_step, 0.1, "SGD", clip_gradients=2.0,
+            loss,
+            global_step,
+            0.1,
+            "SGD",
+            clip_gradients=2.0,
             gradient_multipliers={var: 3.0},
             learning_rate_decay_fn=lambda lr, step: lr * 0.5,
             summaries=layers.OPTIMIZER_SUMMARIES,
@@ -432,10 +451,16 @@ def test_optimize_loss_with_none_and_indexed_slices_gradients():
 
         layers.optimize_loss(loss, None, 0.1, "SGD", clip_gradients=spy)
         assert [type(g).__name__ if g is not None else None for g, _ in seen] == [
-            "IndexedSlices", "SymbolicTensor", None
+            "IndexedSlices",
+            "SymbolicTensor",
+            None,
         ]
         train = layers.optimize_loss(
-            loss, None, 1.0, "SGD", clip_gradients=2.5,
+            loss,
+            None,
+            1.0,
+            "SGD",
+            clip_gradients=2.5,
             gradient_multipliers={"emb:0": 0.5, unused: 3.0},
             summaries=layers.OPTIMIZER_SUMMARIES,
         )
@@ -457,7 +482,11 @@ def test_gradient_noise_densifies_indexed_slices_and_works_in_float64():
         emb, _, unused, loss = _embedding_model(tf.float64)
         seen = []
         layers.optimize_loss(
-            loss, None, 1.0, "SGD", gradient_noise_scale=1.0,
+            loss,
+            None,
+            1.0,
+            "SGD",
+            gradient_noise_scale=1.0,
             clip_gradients=lambda gv: seen.extend(gv) or gv,
         )
         assert isinstance(seen[0][0], tf.Tensor) and seen[0][0].shape == (4, 2)
@@ -532,6 +561,7 @@ def test_saver_checkpoints_move_between_wrapped_and_unwrapped(tmp_path):
 
 # --- upstream AdaptiveClipping ------------------------------------------------------------
 
+
 def test_adaptive_averages():
     with tf.Graph().as_default():
         grad = tf.ones([3, 4]) * 2.0
@@ -546,12 +576,12 @@ def test_adaptive_averages():
             sess.run(clipped[0][0])
             mean_value, sq_mean_value = sess.run([mean, sq_mean])
             assert mean_value < 0.9 * log_norm
-            assert sq_mean_value < 0.9 * log_norm ** 2
+            assert sq_mean_value < 0.9 * log_norm**2
             for _ in range(20):
                 sess.run(clipped[0][0])
             mean_value, sq_mean_value = sess.run([mean, sq_mean])
     assert mean_value == pytest.approx(log_norm, abs=1e-4)
-    assert sq_mean_value == pytest.approx(log_norm ** 2, abs=1e-4)
+    assert sq_mean_value == pytest.approx(log_norm**2, abs=1e-4)
 
 
 def test_adaptive_clip():
@@ -578,8 +608,7 @@ def test_adaptive_clip():
 def test_adaptive_rescales_to_exp_mean_not_threshold_and_static_max_norm():
     with tf.Graph().as_default():
         grad = v1.placeholder(tf.float32, [2])
-        out = layers.adaptive_clipping_fn(decay=0.0, std_factor=0.0, report_summary=True)(
-            [(grad, None)])[0][0]
+        out = layers.adaptive_clipping_fn(decay=0.0, std_factor=0.0, report_summary=True)([(grad, None)])[0][0]
         capped = layers.adaptive_clipping_fn(static_max_norm=1.0, name="Static")([(grad, None)])[0][0]
         with v1.Session() as sess:
             sess.run(v1.global_variables_initializer())
@@ -607,9 +636,7 @@ def test_adaptive_clipping_fn_argument_errors():
 
 
 def test_constants():
-    assert layers.OPTIMIZER_SUMMARIES == [
-        "learning_rate", "loss", "gradients", "gradient_norm", "global_gradient_norm"
-    ]
+    assert layers.OPTIMIZER_SUMMARIES == ["learning_rate", "loss", "gradients", "gradient_norm", "global_gradient_norm"]
     assert sorted(layers.OPTIMIZER_CLS_NAMES) == ["Adagrad", "Adam", "Ftrl", "Momentum", "RMSProp", "SGD"]
     with tf.Graph().as_default():
         for name, make in layers.OPTIMIZER_CLS_NAMES.items():
@@ -627,8 +654,9 @@ def test_float64_limits_keep_their_range(limit, norm):
         gv = [(tf.constant(g), w)]
         adaptive = layers.adaptive_clipping_fn(decay=0.0, static_max_norm=limit)(gv)[0][0]
         loss = tf.reduce_sum(w * g)
-        train = layers.optimize_loss(loss, v1.train.get_or_create_global_step(), 1.0, "SGD",
-                                     clip_gradients=limit, summaries=[])
+        train = layers.optimize_loss(
+            loss, v1.train.get_or_create_global_step(), 1.0, "SGD", clip_gradients=limit, summaries=[]
+        )
         with v1.Session() as sess:
             sess.run(v1.global_variables_initializer())
             np.testing.assert_allclose(sess.run(adaptive), g * (limit / norm), rtol=1e-9)

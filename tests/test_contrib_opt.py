@@ -74,11 +74,19 @@ def test_package_surface_and_signatures():
     contrib = tf1clip.contrib
     for module in ("estimator", "framework", "layers", "opt", "slim", "training"):
         assert getattr(contrib, module) is not None and module in contrib.__all__
-    for module in (contrib.estimator, contrib.framework, contrib.layers, contrib.opt,
-                   contrib.slim, contrib.slim.learning, contrib.training):
+    for module in (
+        contrib.estimator,
+        contrib.framework,
+        contrib.layers,
+        contrib.opt,
+        contrib.slim,
+        contrib.slim.learning,
+        contrib.training,
+    ):
         for name in module.__all__:
             assert getattr(module, name) is not None, (module.__name__, name)
     import tf1clip.contrib.slim as slim_module
+
     assert slim_module.learning.create_train_op is contrib.slim.learning.create_train_op
 
     def params(fn):
@@ -86,32 +94,55 @@ def test_package_surface_and_signatures():
 
     empty = inspect.Parameter.empty
     assert params(contrib.layers.optimize_loss) == [
-        ("loss", empty), ("global_step", empty), ("learning_rate", empty), ("optimizer", empty),
-        ("gradient_noise_scale", None), ("gradient_multipliers", None), ("clip_gradients", None),
-        ("learning_rate_decay_fn", None), ("update_ops", None), ("variables", None), ("name", None),
-        ("summaries", None), ("colocate_gradients_with_ops", False), ("increment_global_step", True),
+        ("loss", empty),
+        ("global_step", empty),
+        ("learning_rate", empty),
+        ("optimizer", empty),
+        ("gradient_noise_scale", None),
+        ("gradient_multipliers", None),
+        ("clip_gradients", None),
+        ("learning_rate_decay_fn", None),
+        ("update_ops", None),
+        ("variables", None),
+        ("name", None),
+        ("summaries", None),
+        ("colocate_gradients_with_ops", False),
+        ("increment_global_step", True),
     ]
     assert params(contrib.layers.adaptive_clipping_fn) == [
-        ("std_factor", 2.0), ("decay", 0.95), ("static_max_norm", None), ("global_step", None),
-        ("report_summary", False), ("epsilon", 1e-8), ("name", None),
+        ("std_factor", 2.0),
+        ("decay", 0.95),
+        ("static_max_norm", None),
+        ("global_step", None),
+        ("report_summary", False),
+        ("epsilon", 1e-8),
+        ("name", None),
     ]
-    common = [("total_loss", empty), ("optimizer", empty), ("global_step", 0), ("update_ops", None),
-              ("variables_to_train", None)]
-    tail = [("gate_gradients", v1.train.Optimizer.GATE_OP), ("aggregation_method", None),
-            ("colocate_gradients_with_ops", False)]
+    common = [
+        ("total_loss", empty),
+        ("optimizer", empty),
+        ("global_step", 0),
+        ("update_ops", None),
+        ("variables_to_train", None),
+    ]
+    tail = [
+        ("gate_gradients", v1.train.Optimizer.GATE_OP),
+        ("aggregation_method", None),
+        ("colocate_gradients_with_ops", False),
+    ]
     assert params(contrib.training.create_train_op) == (
-        common + [("transform_grads_fn", None), ("summarize_gradients", False)] + tail
-        + [("check_numerics", True)]
+        common + [("transform_grads_fn", None), ("summarize_gradients", False)] + tail + [("check_numerics", True)]
     )
     assert params(contrib.slim.learning.create_train_op) == (
-        common + [("clip_gradient_norm", 0), ("summarize_gradients", False)] + tail
+        common
+        + [("clip_gradient_norm", 0), ("summarize_gradients", False)]
+        + tail
         + [("gradient_multipliers", None), ("check_numerics", True)]
     )
-    assert params(contrib.opt.clip_gradients_by_global_norm) == [
-        ("gradients_variables", empty), ("clip_norm", 20.0)
-    ]
+    assert params(contrib.opt.clip_gradients_by_global_norm) == [("gradients_variables", empty), ("clip_norm", 20.0)]
     positional = [
-        (p.name, p.default) for p in inspect.signature(contrib.estimator.clip_gradients_by_norm).parameters.values()
+        (p.name, p.default)
+        for p in inspect.signature(contrib.estimator.clip_gradients_by_norm).parameters.values()
         if p.kind != inspect.Parameter.KEYWORD_ONLY
     ]
     assert positional == [("optimizer", empty), ("clip_norm", empty)]  # tf1clip adds keyword-only options

@@ -16,8 +16,7 @@ def _model():
     b = v1.get_variable("b", [1], initializer=v1.zeros_initializer())
     emb = v1.get_variable("emb", [3, 2], initializer=v1.zeros_initializer())
     v1.get_variable("unused", [], initializer=v1.zeros_initializer())
-    loss = (tf.reduce_sum(a * [30.0, 40.0]) + tf.reduce_sum(b * 3.0)
-            + tf.reduce_sum(tf.gather(emb, [1]) * [6.0, 8.0]))
+    loss = tf.reduce_sum(a * [30.0, 40.0]) + tf.reduce_sum(b * 3.0) + tf.reduce_sum(tf.gather(emb, [1]) * [6.0, 8.0])
     return loss, a, b, emb
 
 
@@ -56,9 +55,7 @@ def test_tensor_clip_gradient_norm():
     with tf.Graph().as_default():
         loss, a, _, _ = _model()
         clip = v1.placeholder(tf.float32, [])
-        train_op = slim.learning.create_train_op(
-            loss, v1.train.GradientDescentOptimizer(1.0), clip_gradient_norm=clip
-        )
+        train_op = slim.learning.create_train_op(loss, v1.train.GradientDescentOptimizer(1.0), clip_gradient_norm=clip)
         with v1.Session() as sess:
             sess.run(v1.global_variables_initializer())
             sess.run(train_op, {clip: 5.0})
@@ -69,8 +66,11 @@ def test_scopes_and_summary_tags():
     with tf.Graph().as_default():
         loss, _, _, _ = _model()
         slim.learning.create_train_op(
-            loss, v1.train.GradientDescentOptimizer(1.0), clip_gradient_norm=4.0,
-            gradient_multipliers={"b": 2.0}, summarize_gradients=True,
+            loss,
+            v1.train.GradientDescentOptimizer(1.0),
+            clip_gradient_norm=4.0,
+            gradient_multipliers={"b": 2.0},
+            summarize_gradients=True,
         )
         ops = [op.name for op in v1.get_default_graph().get_operations()]
         tags = sorted(s.name for s in v1.get_collection(v1.GraphKeys.SUMMARIES))
@@ -78,8 +78,7 @@ def test_scopes_and_summary_tags():
     assert any(name.startswith("clip_grads/") for name in ops)
     # contrib's slim create_train_op summarised through contrib.training: underscore tags.
     assert tags == [
-        "summarize_grads/%s_gradient%s:0" % (v, suffix)
-        for v in ("a", "b", "emb") for suffix in ("", "_norm")
+        "summarize_grads/%s_gradient%s:0" % (v, suffix) for v in ("a", "b", "emb") for suffix in ("", "_norm")
     ]
 
 

@@ -26,6 +26,7 @@ def _clip_case():
 
 # --- clip_gradient_norms ----------------------------------------------------------------
 
+
 def test_clip_grads_scalar():
     with tf.Graph().as_default():
         xs = tf.Variable(0.0)
@@ -62,9 +63,7 @@ def test_none_grad_passes_through(module):
 def test_indexed_slices_grad_is_clipped(module):
     with tf.Graph().as_default():
         _, var, expected = _clip_case()
-        grad = tf.IndexedSlices(
-            tf.constant([1.0, 2.0, 3.0]), tf.constant([0, 1, 4]), tf.constant([3])
-        )
+        grad = tf.IndexedSlices(tf.constant([1.0, 2.0, 3.0]), tf.constant([0, 1, 4]), tf.constant([3]))
         [(clipped, _)] = module.clip_gradient_norms([(grad, var)], 1.0)
         assert isinstance(clipped, tf.IndexedSlices)
         assert clipped.indices is grad.indices and clipped.dense_shape is grad.dense_shape
@@ -96,6 +95,7 @@ def test_clip_gradient_norms_errors():
 
 
 # --- multiply_gradients -----------------------------------------------------------------
+
 
 @BOTH
 def test_multiply_gradients_errors(module):
@@ -167,6 +167,7 @@ def test_tensor_multiplier_of_gradient(module):
 
 # --- add_gradients_summaries ----------------------------------------------------------------
 
+
 @pytest.mark.parametrize("module, sep", [(training, "_"), (learning, "/")], ids=["training", "slim"])
 def test_add_gradients_summaries_tags(module, sep, caplog):
     with tf.Graph().as_default():
@@ -193,6 +194,7 @@ def test_add_gradients_summaries_tags(module, sep, caplog):
 
 
 # --- create_train_op ----------------------------------------------------------------------
+
 
 def _inputs(one_hot=False):
     """16x4 inputs with 0/1 labels; one_hot=True gives the separable one-hot set of TrainTest."""
@@ -257,7 +259,8 @@ def test_use_update_ops(module, update_ops):
 
 @BOTH
 @pytest.mark.parametrize(
-    "global_step, expected", [(0, 10), (np.int64(0), 10), ("default", 10), (None, 0)],
+    "global_step, expected",
+    [(0, 10), (np.int64(0), 10), ("default", 10), (None, 0)],
     ids=["zero", "np_zero", "default", "none"],
 )
 def test_global_step(module, global_step, expected):
@@ -296,7 +299,7 @@ def test_create_train_op_errors():
             training.create_train_op(loss, "sgd")
         with pytest.raises(TypeError, match="cannot be incremented"):
             training.create_train_op(loss, opt, global_step=tf.constant(3, tf.int64))
-        with pytest.raises(TypeError, match='must be a Variable or Tensor: 5'):
+        with pytest.raises(TypeError, match="must be a Variable or Tensor: 5"):
             training.create_train_op(loss, opt, global_step=5)
         with pytest.raises(TypeError, match="`transform_grads_fn` must be a callable"):
             training.create_train_op(loss, opt, transform_grads_fn=3)
@@ -336,14 +339,18 @@ def test_create_train_op_with_none_and_indexed_slices_gradients():
             return pairs
 
         train_op = training.create_train_op(
-            loss, v1.train.GradientDescentOptimizer(1.0), transform_grads_fn=transform,
+            loss,
+            v1.train.GradientDescentOptimizer(1.0),
+            transform_grads_fn=transform,
             summarize_gradients=True,
         )
         assert isinstance(seen[0][0], tf.IndexedSlices) and seen[2][0] is None
         tags = sorted(s.name for s in v1.get_collection(v1.GraphKeys.SUMMARIES))
         assert tags == [
-            "summarize_grads/emb_gradient:0", "summarize_grads/emb_gradient_norm:0",
-            "summarize_grads/w_gradient:0", "summarize_grads/w_gradient_norm:0",
+            "summarize_grads/emb_gradient:0",
+            "summarize_grads/emb_gradient_norm:0",
+            "summarize_grads/w_gradient:0",
+            "summarize_grads/w_gradient_norm:0",
         ]
         with v1.Session() as sess:
             sess.run(v1.global_variables_initializer())
@@ -380,6 +387,7 @@ def _multiply_all(multiplier):
     def transform(pairs):
         with tf.name_scope("multiply_grads"):
             return training.multiply_gradients(pairs, {v: multiplier for v in v1.trainable_variables()})
+
     return transform
 
 

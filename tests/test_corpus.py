@@ -37,8 +37,14 @@ UPGRADE_TIMEOUT = 600
 RUN_TIMEOUT = 900
 
 # The tf-slim family: tf-slim provides these modules, tf1clip.contrib routes them there.
-SLIM_FAMILY = {"contrib.slim", "contrib.layers", "contrib.framework", "contrib.losses",
-               "contrib.metrics", "contrib.training"}
+SLIM_FAMILY = {
+    "contrib.slim",
+    "contrib.layers",
+    "contrib.framework",
+    "contrib.losses",
+    "contrib.metrics",
+    "contrib.training",
+}
 # Modules with a successor in TensorFlow or tf1clip (never an acceptable ERROR).
 CONVERTIBLE = SLIM_FAMILY | {"contrib.estimator", "contrib.mixed_precision", "flags", "app"}
 # contrib.rnn names that tf.compat.v1.nn.rnn_cell does not have.
@@ -49,25 +55,29 @@ NOT_IN_TF_SLIM = {"HParams"}
 # What no maintained package provides: the ERRORs each file must (and may only) get,
 # as {file: {module: names that must be among the reported symbols}}.
 EXPECTED_ERRORS = {
-    "delta_solver.py": {"contrib.opt": {"LazyAdamOptimizer", "AdamWOptimizer",
-                                        "MultitaskOptimizerWrapper"},
-                        "contrib.quantize": {"create_training_graph"}},
+    "delta_solver.py": {
+        "contrib.opt": {"LazyAdamOptimizer", "AdamWOptimizer", "MultitaskOptimizerWrapper"},
+        "contrib.quantize": {"create_training_graph"},
+    },
     "exoplanet_training.py": {"contrib.opt": {"extend_with_decoupled_weight_decay"}},
-    "explaining_risk_rnn.py": {"contrib.learn": {"rnn_common"},
-                               "contrib.training": {"HParams"},
-                               "estimator": {"EstimatorSpec"}},
-    "magenta_events_rnn_graph.py": {"contrib.rnn": RNN_CELLS_WITHOUT_SUCCESSOR,
-                                    "contrib.cudnn_rnn": {"CudnnLSTM"}},
+    "explaining_risk_rnn.py": {
+        "contrib.learn": {"rnn_common"},
+        "contrib.training": {"HParams"},
+        "estimator": {"EstimatorSpec"},
+    },
+    "magenta_events_rnn_graph.py": {"contrib.rnn": RNN_CELLS_WITHOUT_SUCCESSOR, "contrib.cudnn_rnn": {"CudnnLSTM"}},
     "mlcc_dnn_regression.py": {"estimator": {"DNNRegressor"}},
     "t2t_optimize.py": {"contrib.opt": {"LazyAdamOptimizer"}},
     "tfgan_pix2pix_train.py": {"contrib.gan": {"gan_train_ops"}},
 }
 # A successor each such ERROR must name, where one exists.
-SUCCESSORS = {"contrib.cudnn_rnn": "tf.keras.layers.LSTM",
-              "contrib.gan": "tensorflow-gan",
-              "contrib.quantize": "tensorflow-model-optimization",
-              "contrib.rnn": "tf.compat.v1.nn.rnn_cell",
-              "estimator": "tf1clip[estimator]"}
+SUCCESSORS = {
+    "contrib.cudnn_rnn": "tf.keras.layers.LSTM",
+    "contrib.gan": "tensorflow-gan",
+    "contrib.quantize": "tensorflow-model-optimization",
+    "contrib.rnn": "tf.compat.v1.nn.rnn_cell",
+    "estimator": "tf1clip[estimator]",
+}
 
 # Programs run after the upgrade: those that use only convertible APIs, plus t2t_optimize.py
 # (its ERROR is on a LazyAdam branch it does not take; it runs the converted loss scaling).
@@ -87,8 +97,7 @@ RUNS = {
     "textcnn_textrnn_model.py": (["--num_epochs=3"], 3),
 }
 
-_ERROR = re.compile(r"^(?P<path>\S+?\.(?:py|ipynb)):(?P<line>\d+):(?P<col>\d+): ERROR: (?P<msg>.*)$",
-                    re.M)
+_ERROR = re.compile(r"^(?P<path>\S+?\.(?:py|ipynb)):(?P<line>\d+):(?P<col>\d+): ERROR: (?P<msg>.*)$", re.M)
 
 
 def corpus_programs():
@@ -110,16 +119,14 @@ def error_lines(report):
 
 def error_module(message):
     """The module an ERROR message is about: 'contrib.slim', 'flags', 'estimator', ..."""
-    m = re.search(r"\btf\.contrib\.(\w+)", message) or re.search(r"tensorflow\.contrib\.(\w+)",
-                                                                 message)
+    m = re.search(r"\btf\.contrib\.(\w+)", message) or re.search(r"tensorflow\.contrib\.(\w+)", message)
     if m:
         return "contrib." + m.group(1)
     m = re.search(r"from tensorflow\.contrib import (\w+)", message)
     if m:
         return "contrib." + m.group(1)
     for module in ("flags", "app", "estimator"):
-        if re.search(r"\btf\.%s\b|\btensorflow\.%s\b|from tensorflow import %s\b"
-                     % (module, module, module), message):
+        if re.search(r"\btf\.%s\b|\btensorflow\.%s\b|from tensorflow import %s\b" % (module, module, module), message):
             return module
     return "other"
 
@@ -145,9 +152,23 @@ def upgraded(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("corpus")
     out, report = tmp / "out", tmp / "report.txt"
     proc = subprocess.run(
-        [sys.executable, "-m", "tf1clip.upgrade", "--intree", CORPUS, "--outtree", str(out),
-         "--reportfile", str(report)],
-        cwd=str(tmp), env=_env(), capture_output=True, text=True, timeout=UPGRADE_TIMEOUT)
+        [
+            sys.executable,
+            "-m",
+            "tf1clip.upgrade",
+            "--intree",
+            CORPUS,
+            "--outtree",
+            str(out),
+            "--reportfile",
+            str(report),
+        ],
+        cwd=str(tmp),
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=UPGRADE_TIMEOUT,
+    )
     return out, proc, report.read_text() if report.exists() else ""
 
 
@@ -183,8 +204,7 @@ def test_every_output_parses_and_contrib_imports_left_are_reported(upgraded):
             else:
                 continue
             if any(m.startswith("tensorflow.contrib") for m in modules):
-                assert any("tensorflow.contrib" in e for e in errors.get(program, [])), (
-                    program, ast.unparse(node))
+                assert any("tensorflow.contrib" in e for e in errors.get(program, [])), (program, ast.unparse(node))
 
 
 def test_no_clipping_or_tf_slim_family_symbol_is_left_as_an_error(upgraded):
@@ -197,8 +217,7 @@ def test_no_clipping_or_tf_slim_family_symbol_is_left_as_an_error(upgraded):
                 continue
             if module in CONVERTIBLE or module == "other":
                 offenders.append((program, message[:200]))
-            elif module == "contrib.rnn" and not any(
-                    name in message for name in RNN_CELLS_WITHOUT_SUCCESSOR):
+            elif module == "contrib.rnn" and not any(name in message for name in RNN_CELLS_WITHOUT_SUCCESSOR):
                 offenders.append((program, message[:200]))
     assert not offenders, "\n".join("%s: %s" % o for o in offenders)
 
@@ -244,8 +263,13 @@ def test_flags_app_mixed_precision_and_tpu_optimizer_are_converted(upgraded):
     out, _, _ = upgraded
     for program in corpus_programs():
         names = _code_names((out / program).read_text())
-        left = [n for n in names if re.match(r"(tf|tensorflow)\.(flags|app)\b", n)
-                or "contrib.mixed_precision" in n or n.startswith("tensorflow.contrib")]
+        left = [
+            n
+            for n in names
+            if re.match(r"(tf|tensorflow)\.(flags|app)\b", n)
+            or "contrib.mixed_precision" in n
+            or n.startswith("tensorflow.contrib")
+        ]
         assert not left or EXPECTED_ERRORS.get(program), (program, sorted(left))
     t2t = _code_names((out / "t2t_optimize.py").read_text())
     assert "tf.compat.v1.train.experimental.MixedPrecisionLossScaleOptimizer" in t2t
@@ -253,7 +277,7 @@ def test_flags_app_mixed_precision_and_tpu_optimizer_are_converted(upgraded):
     assert "tf.compat.v1.tpu.CrossShardOptimizer" in qanet
 
 
-_RUNNER = r'''
+_RUNNER = r"""
 import contextlib, io, json, os, runpy, sys, traceback
 import tensorflow
 from absl import app, flags, logging  # absl's own flags belong to the baseline
@@ -281,7 +305,7 @@ for spec in sys.argv[1:]:
     except BaseException:
         results[name] = "FAILED\n" + traceback.format_exc()[-3000:]
 print("RESULTS " + json.dumps(results))
-'''
+"""
 
 
 @pytest.fixture(scope="module")
@@ -295,12 +319,17 @@ def runs(upgraded, tmp_path_factory):
     for program, (args, _) in sorted(RUNS.items()):
         train_dir = str(tmp / program.replace(".py", ""))
         specs.append(json.dumps([str(out / program)] + [a.format(dir=train_dir) for a in args]))
-    proc = subprocess.run([sys.executable, str(runner)] + specs, cwd=str(tmp),
-                          env=_env(TF_USE_LEGACY_KERAS="1"), capture_output=True, text=True,
-                          timeout=RUN_TIMEOUT)
+    proc = subprocess.run(
+        [sys.executable, str(runner)] + specs,
+        cwd=str(tmp),
+        env=_env(TF_USE_LEGACY_KERAS="1"),
+        capture_output=True,
+        text=True,
+        timeout=RUN_TIMEOUT,
+    )
     assert proc.returncode == 0, proc.stderr[-4000:]
     line = [l for l in proc.stdout.splitlines() if l.startswith("RESULTS ")][-1]
-    return json.loads(line[len("RESULTS "):])
+    return json.loads(line[len("RESULTS ") :])
 
 
 @pytest.mark.parametrize("program", sorted(RUNS))

@@ -65,7 +65,7 @@ def test_default_equals_one_device_on_the_whole_batch(mirrored, kind):
     assert multi["global_step"] == 2
     assert multi["unused"] == 1.0
     if kind != "sgd":
-        assert multi["beta1_power"] == pytest.approx(0.9 ** 3)
+        assert multi["beta1_power"] == pytest.approx(0.9**3)
     # The sparse embedding rows no batch touches stay put.
     assert multi["emb"][1] == pytest.approx([0.2, 0.3])
 
@@ -119,9 +119,9 @@ def test_spec_example_replica_gradients_3_and_4(mirrored):
 
 def test_loss_scale_optimizer_outside_the_wrapper(mirrored):
     ok, overflow = mirrored["scalar_lso_outside"]["steps"]
-    assert ok["w"] == pytest.approx(-1.0) and ok["current_loss_scale"] == 2.0 ** 15
+    assert ok["w"] == pytest.approx(-1.0) and ok["current_loss_scale"] == 2.0**15
     assert overflow["w"] == pytest.approx(-1.0) and overflow["global_step"] == 1
-    assert overflow["current_loss_scale"] == 2.0 ** 14
+    assert overflow["current_loss_scale"] == 2.0**14
 
 
 def _adam_after_one_step(grad, lr=0.1, b1=0.9, b2=0.999, eps=1e-8, w=1.0):
@@ -160,7 +160,7 @@ def test_skip_per_replica_needs_every_replica_finite(mirrored):
 def test_skip_with_a_loss_scale_optimizer_inside_lowers_the_scale(mirrored):
     nan_step, ok = mirrored["skip_lso_inside"]["steps"]
     _assert_untouched(nan_step)
-    assert nan_step["current_loss_scale"] == 2.0 ** 14
+    assert nan_step["current_loss_scale"] == 2.0**14
     assert ok["global_step"] == 1 and ok["w"] == approx(_adam_after_one_step(2.0)[0])
 
 

@@ -26,8 +26,10 @@ def _missing_estimator():
     try:
         v1.estimator.LinearRegressor  # noqa: B018
     except Exception as err:  # AttributeError or ImportError, by TF version
-        return ("tf.compat.v1.estimator is not available with TensorFlow %s (%s); Estimator code needs "
-                "TensorFlow 2.15 with tensorflow-estimator 2.15" % (tf.__version__, type(err).__name__))
+        return (
+            "tf.compat.v1.estimator is not available with TensorFlow %s (%s); Estimator code needs "
+            "TensorFlow 2.15 with tensorflow-estimator 2.15" % (tf.__version__, type(err).__name__)
+        )
     return None
 
 
@@ -41,6 +43,7 @@ def _estimator_available():
         pytest.fail(MISSING + ", and TF1CLIP_REQUIRE_ESTIMATOR=1", pytrace=False)
     if MISSING:
         pytest.skip(MISSING)
+
 
 X = np.array([[1.0, 2.0], [3.0, -1.0], [0.5, 4.0], [-2.0, 1.0]], np.float32)
 Y = np.array([[3.0], [-2.0], [10.0], [1.0]], np.float32)
@@ -72,8 +75,11 @@ def test_linear_regressor_matches_numpy(tmp_path):
     """LinearRegressor (v1: loss summed over the batch, zero-initialised) with SGD clipped to norm 5."""
     optimizer = tf1clip.clip_gradients_by_norm(v1.train.GradientDescentOptimizer(0.01), 5.0)
     estimator = v1.estimator.LinearRegressor(
-        [tf.feature_column.numeric_column("x", shape=[2])], model_dir=str(tmp_path), optimizer=optimizer,
-        config=_config())
+        [tf.feature_column.numeric_column("x", shape=[2])],
+        model_dir=str(tmp_path),
+        optimizer=optimizer,
+        config=_config(),
+    )
     estimator.train(_constant_input_fn(), steps=4)
 
     w, b = np.zeros((2, 1)), np.zeros(1)
@@ -121,12 +127,14 @@ def test_dnn_estimators_match_numpy(tmp_path, kind):
     columns = [tf.feature_column.numeric_column("x", shape=[2])]
     optimizer = tf1clip.clip_gradients_by_norm(v1.train.GradientDescentOptimizer(0.05), 1.0)
     if kind == "DNNRegressor":
-        estimator = v1.estimator.DNNRegressor([4], columns, model_dir=str(tmp_path), optimizer=optimizer,
-                                              config=_config())
+        estimator = v1.estimator.DNNRegressor(
+            [4], columns, model_dir=str(tmp_path), optimizer=optimizer, config=_config()
+        )
         labels, loss = Y, "squared"
     else:
-        estimator = v1.estimator.DNNClassifier([4], columns, n_classes=3, model_dir=str(tmp_path),
-                                               optimizer=optimizer, config=_config())
+        estimator = v1.estimator.DNNClassifier(
+            [4], columns, n_classes=3, model_dir=str(tmp_path), optimizer=optimizer, config=_config()
+        )
         labels, loss = LABELS, "cross_entropy"
     estimator.train(_constant_input_fn(y=labels), steps=3)
 
@@ -165,7 +173,7 @@ def _adam_reference(steps, lr, clip_norm, batches=None):
     batches = batches or [(X, Y)] * steps
     for t, (x, y) in enumerate(batches, start=1):
         grads, _ = _clip(_mse_grads(*params, x=x, y=y), clip_norm)
-        lr_t = lr * np.sqrt(1 - 0.999 ** t) / (1 - 0.9 ** t)
+        lr_t = lr * np.sqrt(1 - 0.999**t) / (1 - 0.9**t)
         for i, g in enumerate(grads):
             m[i] = 0.9 * m[i] + 0.1 * g
             v[i] = 0.999 * v[i] + 0.001 * g * g
@@ -176,7 +184,8 @@ def _adam_reference(steps, lr, clip_norm, batches=None):
 def test_optimize_loss_model_fn_matches_numpy(tmp_path):
     def train_op(loss):
         return contrib_layers.optimize_loss(
-            loss, v1.train.get_global_step(), learning_rate=0.1, optimizer="SGD", clip_gradients=1.0)
+            loss, v1.train.get_global_step(), learning_rate=0.1, optimizer="SGD", clip_gradients=1.0
+        )
 
     estimator = v1.estimator.Estimator(_linear_model_fn(train_op), model_dir=str(tmp_path), config=_config())
     estimator.train(_constant_input_fn(), steps=3)
@@ -197,8 +206,9 @@ def _decorated_adam_train_op(loss, **options):
 
 
 def test_decorator_model_fn_matches_numpy(tmp_path):
-    estimator = v1.estimator.Estimator(_linear_model_fn(_decorated_adam_train_op), model_dir=str(tmp_path),
-                                       config=_config())
+    estimator = v1.estimator.Estimator(
+        _linear_model_fn(_decorated_adam_train_op), model_dir=str(tmp_path), config=_config()
+    )
     estimator.train(_constant_input_fn(), steps=4)
     for got, want in zip(_values(estimator, ["w", "b"]), _adam_reference(4, 0.1, 1.0)):
         np.testing.assert_allclose(got, want, rtol=1e-4)
@@ -209,7 +219,8 @@ def test_new_estimator_resumes_from_the_checkpoint(tmp_path):
     """2 + 2 steps by two Estimators on one model_dir equal 4 steps; the checkpoint is plain Adam's."""
     model_fn = _linear_model_fn(_decorated_adam_train_op)
     v1.estimator.Estimator(model_fn, model_dir=str(tmp_path / "run"), config=_config()).train(
-        _constant_input_fn(), steps=2)
+        _constant_input_fn(), steps=2
+    )
     resumed = v1.estimator.Estimator(model_fn, model_dir=str(tmp_path / "run"), config=_config())
     resumed.train(_constant_input_fn(), steps=2)
     assert resumed.get_variable_value("global_step") == 4
@@ -218,10 +229,13 @@ def test_new_estimator_resumes_from_the_checkpoint(tmp_path):
 
     plain = v1.estimator.Estimator(
         _linear_model_fn(lambda loss: v1.train.AdamOptimizer(0.1).minimize(loss, v1.train.get_global_step())),
-        model_dir=str(tmp_path / "plain"), config=_config())
+        model_dir=str(tmp_path / "plain"),
+        config=_config(),
+    )
     plain.train(_constant_input_fn(), steps=1)
     assert sorted(tf.train.list_variables(str(tmp_path / "run"))) == sorted(
-        tf.train.list_variables(str(tmp_path / "plain")))
+        tf.train.list_variables(str(tmp_path / "plain"))
+    )
     assert {"w/Adam", "w/Adam_1", "beta1_power"} <= set(resumed.get_variable_names())
 
 
@@ -245,8 +259,9 @@ def test_skip_policy_inside_an_estimator(tmp_path):
         loss = tf.reduce_mean(tf.sqrt(tf.square(tf.matmul(features["x"], w) - labels)))
         optimizer = tf1clip.clip_gradients_by_norm(v1.train.AdamOptimizer(0.1), 1.0, on_nonfinite="skip")
         train_op = optimizer.minimize(loss, global_step=v1.train.get_global_step())
-        return v1.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op,
-                                          training_hooks=[CountAtEnd(optimizer.skipped_steps)])
+        return v1.estimator.EstimatorSpec(
+            mode, loss=loss, train_op=train_op, training_hooks=[CountAtEnd(optimizer.skipped_steps)]
+        )
 
     estimator = v1.estimator.Estimator(model_fn, model_dir=str(tmp_path), config=_config())
     estimator.train(lambda: tf.data.Dataset.from_tensor_slices(({"x": batches_x}, batches_y)))
@@ -256,21 +271,23 @@ def test_skip_policy_inside_an_estimator(tmp_path):
         r = batches_x[k] @ w - batches_y[k]
         (g,), _ = _clip([batches_x[k].T @ np.sign(r) / len(r)], 1.0)
         m, v = 0.9 * m + 0.1 * g, 0.999 * v + 0.001 * g * g
-        w = w - 0.1 * np.sqrt(1 - 0.999 ** t) / (1 - 0.9 ** t) * m / (np.sqrt(v) + 1e-8)
+        w = w - 0.1 * np.sqrt(1 - 0.999**t) / (1 - 0.9**t) * m / (np.sqrt(v) + 1e-8)
     np.testing.assert_allclose(estimator.get_variable_value("w"), w, rtol=1e-4)
     assert estimator.get_variable_value("global_step") == 3  # a skipped step does not count
     assert counts == [1]
-    np.testing.assert_allclose(estimator.get_variable_value("beta1_power"), 0.9 ** 4, rtol=1e-6)
+    np.testing.assert_allclose(estimator.get_variable_value("beta1_power"), 0.9**4, rtol=1e-6)
 
 
 def test_report_norms_summaries_reach_the_event_files(tmp_path):
     def train_op(loss):
-        optimizer = tf1clip.clip_gradients_by_norm(v1.train.GradientDescentOptimizer(0.1), 1.0,
-                                                   report_norms="summaries")
+        optimizer = tf1clip.clip_gradients_by_norm(
+            v1.train.GradientDescentOptimizer(0.1), 1.0, report_norms="summaries"
+        )
         return optimizer.minimize(loss, global_step=v1.train.get_global_step())
 
-    estimator = v1.estimator.Estimator(_linear_model_fn(train_op), model_dir=str(tmp_path),
-                                       config=_config(save_summary_steps=1))
+    estimator = v1.estimator.Estimator(
+        _linear_model_fn(train_op), model_dir=str(tmp_path), config=_config(save_summary_steps=1)
+    )
     estimator.train(_constant_input_fn(), steps=3)
 
     seen = {}
@@ -295,9 +312,16 @@ def test_report_norms_summaries_reach_the_event_files(tmp_path):
 
 
 def test_mirrored_strategy_clips_after_aggregation_like_one_device():
-    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", PYTHONPATH=os.pathsep.join([ROOT, os.environ.get("PYTHONPATH", "")]))
-    proc = subprocess.run([sys.executable, os.path.join(ROOT, "tests", "_estimator_worker.py")], env=env,
-                          capture_output=True, text=True, timeout=300)
+    env = dict(
+        os.environ, TF_CPP_MIN_LOG_LEVEL="2", PYTHONPATH=os.pathsep.join([ROOT, os.environ.get("PYTHONPATH", "")])
+    )
+    proc = subprocess.run(
+        [sys.executable, os.path.join(ROOT, "tests", "_estimator_worker.py")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     result = json.loads(proc.stdout.splitlines()[-1])
     BX, BY, CLIP, LR = np.array(result["x"]), np.array(result["y"]), result["clip"], result["lr"]
@@ -331,23 +355,41 @@ def test_mirrored_strategy_clips_after_aggregation_like_one_device():
 
 def test_crash_course_example_upgrades_and_matches_numpy(tmp_path):
     """legacy_examples/crash_course_estimator.py (TF 1.x) through tf1clip-upgrade --target estimator."""
-    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", PYTHONPATH=os.pathsep.join([ROOT, os.environ.get("PYTHONPATH", "")]))
+    env = dict(
+        os.environ, TF_CPP_MIN_LOG_LEVEL="2", PYTHONPATH=os.pathsep.join([ROOT, os.environ.get("PYTHONPATH", "")])
+    )
     new = tmp_path / "crash_course_tf2.py"
     upgrade = subprocess.run(
-        [sys.executable, "-m", "tf1clip.upgrade", "--target", "estimator", "--infile",
-         os.path.join(ROOT, "legacy_examples", "crash_course_estimator.py"), "--outfile", str(new),
-         "--reportfile", str(tmp_path / "report.txt")],
-        cwd=str(tmp_path), env=env, capture_output=True, text=True, timeout=300)
+        [
+            sys.executable,
+            "-m",
+            "tf1clip.upgrade",
+            "--target",
+            "estimator",
+            "--infile",
+            os.path.join(ROOT, "legacy_examples", "crash_course_estimator.py"),
+            "--outfile",
+            str(new),
+            "--reportfile",
+            str(tmp_path / "report.txt"),
+        ],
+        cwd=str(tmp_path),
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert upgrade.returncode == 0, upgrade.stdout + upgrade.stderr
     text = new.read_text()
     assert "tf.contrib" not in text.split('"""', 2)[2]  # the code after the module docstring
     assert "tf1clip.contrib.estimator.clip_gradients_by_norm(my_optimizer, CLIP_NORM)" in text
     assert "tf.compat.v1.estimator.LinearRegressor(" in text  # the v1 class takes a v1 optimizer
-    run = subprocess.run([sys.executable, str(new)], cwd=str(tmp_path), env=env, capture_output=True, text=True,
-                         timeout=300)
+    run = subprocess.run(
+        [sys.executable, str(new)], cwd=str(tmp_path), env=env, capture_output=True, text=True, timeout=300
+    )
     assert run.returncode == 0, run.stderr[-3000:]
     (line,) = [l for l in run.stdout.splitlines() if l.startswith("RESULT ")]
-    result = json.loads(line[len("RESULT "):])
+    result = json.loads(line[len("RESULT ") :])
 
     rng = np.random.RandomState(0)
     x = np.linspace(0.5, 5.0, 100).astype(np.float32).astype(np.float64)
@@ -355,7 +397,7 @@ def test_crash_course_example_upgrades_and_matches_numpy(tmp_path):
     w = b = 0.0
     clipped = 0
     for step in range(100):  # batches of 10 in order, summed squared error
-        xb, yb = x[10 * (step % 10):10 * (step % 10) + 10], y[10 * (step % 10):10 * (step % 10) + 10]
+        xb, yb = x[10 * (step % 10) : 10 * (step % 10) + 10], y[10 * (step % 10) : 10 * (step % 10) + 10]
         r = w * xb + b - yb
         (gw, gb), norm = _clip([2 * np.sum(xb * r), 2 * np.sum(r)], 5.0)
         clipped += norm > 5.0

@@ -45,9 +45,7 @@ def test_clip_by_global_norm_example_labels_the_norm():
 def test_headline_example_unclipped_diverges_clipped_learns_and_plots(tmp_path):
     lines = []
     png = tmp_path / "rnn.png"
-    result = importlib.import_module("exploding_rnn").main(
-        ["--steps", "120", "--plot", str(png)], out=_Collect(lines)
-    )
+    result = importlib.import_module("exploding_rnn").main(["--steps", "120", "--plot", str(png)], out=_Collect(lines))
     plain, clipped = result["unclipped"], result["clipped"]
     assert plain["diverged"] and plain["steps_run"] < 120
     assert not clipped["diverged"] and clipped["steps_run"] == 120
@@ -98,8 +96,13 @@ def test_adaptive_tensorboard_example_writes_readable_event_file(tmp_path):
     for event in tf.compat.v1.train.summary_iterator(events):
         for value in event.summary.value:
             values.setdefault(value.tag, []).append((event.step, value))
-    assert {"loss", "gradient_norms/pre_clip_norm", "gradient_norms/post_clip_norm",
-            "gradient_norms/clip_fraction", "gradient_norms/variable_norms"} <= set(values)
+    assert {
+        "loss",
+        "gradient_norms/pre_clip_norm",
+        "gradient_norms/post_clip_norm",
+        "gradient_norms/clip_fraction",
+        "gradient_norms/variable_norms",
+    } <= set(values)
     pre = [v.simple_value for _, v in values["gradient_norms/pre_clip_norm"]]
     post = [v.simple_value for _, v in values["gradient_norms/post_clip_norm"]]
     assert [s for s, _ in values["gradient_norms/pre_clip_norm"]] == list(range(1, 31))
@@ -132,7 +135,10 @@ def test_an_example_run_prints_no_tensorflow_startup_lines():
     env.pop("TF_CPP_MIN_LOG_LEVEL", None)
     proc = subprocess.run(
         [sys.executable, os.path.join(EXAMPLES, "clip_by_value_adam.py"), "--steps", "5"],
-        env=env, capture_output=True, text=True, timeout=180,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""

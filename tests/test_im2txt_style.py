@@ -87,14 +87,32 @@ def trained(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("im2txt")
     new, report, train_dir = tmp / "train.py", tmp / "report.txt", tmp / "train_dir"
     upgrade = subprocess.run(
-        [sys.executable, "-m", "tf1clip.upgrade", "--infile", PROGRAM, "--outfile", str(new),
-         "--reportfile", str(report)],
-        cwd=str(tmp), env=_env(), capture_output=True, text=True, timeout=TIMEOUT)
+        [
+            sys.executable,
+            "-m",
+            "tf1clip.upgrade",
+            "--infile",
+            PROGRAM,
+            "--outfile",
+            str(new),
+            "--reportfile",
+            str(report),
+        ],
+        cwd=str(tmp),
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
     assert upgrade.returncode == 0, upgrade.stdout[-3000:] + upgrade.stderr[-3000:]
     run = subprocess.run(
-        [sys.executable, str(new), "--train_dir=%s" % train_dir,
-         "--number_of_steps=%d" % STEPS],
-        cwd=str(tmp), env=_env(), capture_output=True, text=True, timeout=TIMEOUT)
+        [sys.executable, str(new), "--train_dir=%s" % train_dir, "--number_of_steps=%d" % STEPS],
+        cwd=str(tmp),
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
     assert run.returncode == 0, run.stderr[-4000:]
     return new.read_text(), report.read_text(), str(train_dir), run.stdout
 
@@ -117,13 +135,14 @@ def test_final_checkpoint_matches_the_hand_written_reference(trained):
     assert checkpoint is not None and checkpoint.endswith("-%d" % STEPS), checkpoint
     reader = tf.train.load_checkpoint(checkpoint)
     assert set(reader.get_variable_to_shape_map()) == {
-        "global_step", "image_embedding/weights", "image_embedding/biases"}
+        "global_step",
+        "image_embedding/weights",
+        "image_embedding/biases",
+    }
     assert reader.get_tensor("global_step") == STEPS
     w, b, _ = reference(STEPS)
-    np.testing.assert_allclose(reader.get_tensor("image_embedding/weights"), w,
-                               rtol=1e-5, atol=1e-5)
-    np.testing.assert_allclose(reader.get_tensor("image_embedding/biases"), b,
-                               rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(reader.get_tensor("image_embedding/weights"), w, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(reader.get_tensor("image_embedding/biases"), b, rtol=1e-5, atol=1e-5)
 
 
 def test_the_reference_is_sensitive_to_clipping_and_decay(trained):

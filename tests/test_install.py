@@ -23,8 +23,16 @@ from tf1clip import install_extras
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 TF_BUILDS = {
-    "tensorflow", "tensorflow-cpu", "tensorflow-gpu", "tensorflow-intel", "tensorflow-macos",
-    "tensorflow-aarch64", "tensorflow-cpu-aws", "tensorflow-rocm", "intel-tensorflow", "tf-nightly",
+    "tensorflow",
+    "tensorflow-cpu",
+    "tensorflow-gpu",
+    "tensorflow-intel",
+    "tensorflow-macos",
+    "tensorflow-aarch64",
+    "tensorflow-cpu-aws",
+    "tensorflow-rocm",
+    "intel-tensorflow",
+    "tf-nightly",
     "tf-nightly-cpu",
 }
 # What the tests and the documented installs put next to TensorFlow.
@@ -138,8 +146,13 @@ def test_tensorflow_prints_no_cuda_lines_on_a_cpu_machine():
 
 @pytest.mark.parametrize(
     "tf_version, expected",
-    [("2.15.1", "tf-keras==2.15.*"), ("2.15.0.post1", "tf-keras==2.15.*"), ("2.16.2", "tf-keras==2.16.*"), ("2.21.0", "tf-keras==2.21.*"),
-     ("3.0.0", "tf-keras==3.0.*")],
+    [
+        ("2.15.1", "tf-keras==2.15.*"),
+        ("2.15.0.post1", "tf-keras==2.15.*"),
+        ("2.16.2", "tf-keras==2.16.*"),
+        ("2.21.0", "tf-keras==2.21.*"),
+        ("3.0.0", "tf-keras==3.0.*"),
+    ],
 )
 def test_tf_keras_requirement_follows_tensorflow_minor(tf_version, expected):
     assert install_extras.tf_keras_requirement(tf_version) == expected
@@ -147,7 +160,13 @@ def test_tf_keras_requirement_follows_tensorflow_minor(tf_version, expected):
 
 def test_pip_command_installs_without_dependencies():
     assert install_extras.pip_command("legacy-keras", "2.19.1") == [
-        sys.executable, "-m", "pip", "install", "--no-deps", "tf-keras==2.19.*"]
+        sys.executable,
+        "-m",
+        "pip",
+        "install",
+        "--no-deps",
+        "tf-keras==2.19.*",
+    ]
     assert install_extras.pip_command("legacy-keras", "2.22.0rc1")[4:] == ["--pre", "--no-deps", "tf-keras==2.22.*"]
     with pytest.raises(ValueError, match=r"extra: expected one of legacy-keras, got 'keras'"):
         install_extras.pip_command("keras", "2.21.0")
@@ -160,8 +179,11 @@ def _fake_dist(name, version, requires=()):
 
 
 def test_installed_tensorflow_counts_a_platform_meta_package_once(monkeypatch):
-    dists = [_fake_dist("tensorflow_cpu", "2.15.1", ["tensorflow-intel (==2.15.1)"]),
-             _fake_dist("tensorflow-intel", "2.15.1"), _fake_dist("numpy", "1.26.4")]
+    dists = [
+        _fake_dist("tensorflow_cpu", "2.15.1", ["tensorflow-intel (==2.15.1)"]),
+        _fake_dist("tensorflow-intel", "2.15.1"),
+        _fake_dist("numpy", "1.26.4"),
+    ]
     monkeypatch.setattr(install_extras.metadata, "distributions", lambda: dists)
     assert install_extras.installed_tensorflow() == [("tensorflow-intel", "2.15.1")]
     dists[0] = _fake_dist("tensorflow-cpu", "2.15.1", ['tensorflow-intel (==2.15.1) ; platform_system == "Nowhere"'])
@@ -171,10 +193,14 @@ def test_installed_tensorflow_counts_a_platform_meta_package_once(monkeypatch):
 def test_two_builds_or_none_stop_with_the_fix(monkeypatch, capsys):
     builds = [("tensorflow", "2.19.1"), ("tensorflow-cpu", "2.19.0")]
     monkeypatch.setattr(install_extras, "installed_tensorflow", lambda: builds)
-    with pytest.raises(SystemExit, match=re.escape(
+    with pytest.raises(
+        SystemExit,
+        match=re.escape(
             "2 TensorFlow builds are installed (tensorflow 2.19.1, tensorflow-cpu 2.19.0); they overwrite each "
             "other's files. Remove all of them and install one: python3 -m pip uninstall -y tensorflow "
-            "tensorflow-cpu && python3 -m pip install 'tensorflow-cpu==2.19.1'")):
+            "tensorflow-cpu && python3 -m pip install 'tensorflow-cpu==2.19.1'"
+        ),
+    ):
         install_extras.main(["legacy-keras"])
     monkeypatch.setattr(install_extras, "installed_tensorflow", lambda: [])
     with pytest.raises(SystemExit, match=r"no TensorFlow is installed\. Install one build first"):
@@ -192,10 +218,13 @@ def test_dry_run_prints_the_command(monkeypatch, capsys, tf_version):
 
 
 def test_install_extras_does_not_import_tensorflow():
-    code = ("import sys\nfrom tf1clip import install_extras\ninstall_extras.main(['--dry-run', 'legacy-keras'])\n"
-            "print('tensorflow' in sys.modules)\n")
-    proc = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, PYTHONPATH=ROOT), capture_output=True,
-                          text=True, timeout=60)
+    code = (
+        "import sys\nfrom tf1clip import install_extras\ninstall_extras.main(['--dry-run', 'legacy-keras'])\n"
+        "print('tensorflow' in sys.modules)\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], env=dict(os.environ, PYTHONPATH=ROOT), capture_output=True, text=True, timeout=60
+    )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines()[-1] == "False"
     assert proc.stdout.startswith("legacy-keras: ")

@@ -51,7 +51,9 @@ ORDERS = ["clip(lso)", "lso(clip)"]
 @pytest.mark.parametrize("order", ORDERS)
 def test_clipping_sees_unscaled_gradients_and_overflow_lowers_the_scale(order):
     with tf.Graph().as_default():
-        opt, _, scale = nest(order, tf.compat.v1.train.GradientDescentOptimizer(1.0), tf1clip.clip_by_global_norm_fn(1.0))
+        opt, _, scale = nest(
+            order, tf.compat.v1.train.GradientDescentOptimizer(1.0), tf1clip.clip_by_global_norm_fn(1.0)
+        )
         net = Net(opt)
         # Unscaled norm 0.5 < 1: applied as is. Scaled by 1024 it would have been clipped.
         _, (w, step, s) = _run(net, scale, [0.3, 0.4])

@@ -128,12 +128,31 @@ def test_value_clipping_is_one_kernel_per_variable(shapes):
 
 def test_large_tensors_one_reduction_and_one_multiply_each():
     total, ops = _added(LARGE * 2, _global)
-    assert ops == {"L2Loss": 4, "Mul": 5, "AddN": 1, "Const": 1, "Sqrt": 1, "Reciprocal": 1,
-                   "Minimum": 1, "Sub": 1, "AddV2": 1}
+    assert ops == {
+        "L2Loss": 4,
+        "Mul": 5,
+        "AddN": 1,
+        "Const": 1,
+        "Sqrt": 1,
+        "Reciprocal": 1,
+        "Minimum": 1,
+        "Sub": 1,
+        "AddV2": 1,
+    }
     assert total == 2 * 4 + 8
     total, ops = _added(LARGE * 2, _each)
-    assert ops == {"L2Loss": 4, "Pack": 1, "Mul": 5, "Const": 1, "Sqrt": 1, "Reciprocal": 1,
-                   "Minimum": 1, "Sub": 1, "AddV2": 1, "Unpack": 1}
+    assert ops == {
+        "L2Loss": 4,
+        "Pack": 1,
+        "Mul": 5,
+        "Const": 1,
+        "Sqrt": 1,
+        "Reciprocal": 1,
+        "Minimum": 1,
+        "Sub": 1,
+        "AddV2": 1,
+        "Unpack": 1,
+    }
     assert total == 2 * 4 + 9
 
 
@@ -169,9 +188,18 @@ def test_indexed_slices_never_densified(clip):
 
 def _random_pairs(rng):
     """Small same-key tensors, a large one, an IndexedSlices, float16/float32 and None."""
-    specs = [((3, 4), np.float32), ((6,), np.float32), ((5, 4), np.float32), ((40, 40), np.float32),
-             ((2, 4), np.float32), ((7,), np.float32), ((4,), np.float16), ((3, 2), np.float16),
-             ((5, 2), np.float16), ((), np.float32)]
+    specs = [
+        ((3, 4), np.float32),
+        ((6,), np.float32),
+        ((5, 4), np.float32),
+        ((40, 40), np.float32),
+        ((2, 4), np.float32),
+        ((7,), np.float32),
+        ((4,), np.float16),
+        ((3, 2), np.float16),
+        ((5, 2), np.float16),
+        ((), np.float32),
+    ]
     arrays, pairs = [], []
     for i, (shape, dtype) in enumerate(specs):
         a = (rng.randn(*shape) * rng.choice([0.05, 1.0, 4.0])).astype(dtype)
@@ -180,8 +208,12 @@ def _random_pairs(rng):
         pairs.append((tf.constant(a), var))
     values = rng.randn(4, 3).astype(np.float32) * 2
     indices = np.array([0, 7, 7, 2], np.int64)
-    pairs.append((tf.IndexedSlices(tf.constant(values), tf.constant(indices), tf.constant([10, 3], tf.int64)),
-                  tf.Variable(tf.zeros([10, 3]), name="table")))
+    pairs.append(
+        (
+            tf.IndexedSlices(tf.constant(values), tf.constant(indices), tf.constant([10, 3], tf.int64)),
+            tf.Variable(tf.zeros([10, 3]), name="table"),
+        )
+    )
     arrays.append(values)
     pairs.append((None, tf.Variable(0.0, name="unused")))
     return arrays, pairs
@@ -212,9 +244,18 @@ def test_fast_paths_equal_plain_tf_recipes(seed):
         assert isinstance(ours_global[-2][0], tf.IndexedSlices)
         assert isinstance(ours_each[-2][0], tf.IndexedSlices)
         assert ours_global[-1][0] is None and ours_each[-1][0] is None and ours_value[-1][0] is None
-        out = sess.run(dict(
-            og=_fetch(ours_global), tg=theirs_global, on=our_norm, tn=their_norm,
-            oe=_fetch(ours_each), te=theirs_each, ov=_fetch(ours_value), tv=theirs_value))
+        out = sess.run(
+            dict(
+                og=_fetch(ours_global),
+                tg=theirs_global,
+                on=our_norm,
+                tn=their_norm,
+                oe=_fetch(ours_each),
+                te=theirs_each,
+                ov=_fetch(ours_value),
+                tv=theirs_value,
+            )
+        )
     assert out["on"] == pytest.approx(out["tn"], rel=1e-6)
     for a, og, tg, oe, te, ov, tv in zip(arrays, out["og"], out["tg"], out["oe"], out["te"], out["ov"], out["tv"]):
         assert og.dtype == oe.dtype == ov.dtype == a.dtype
@@ -230,11 +271,14 @@ def test_batched_norms_equal_one_reduction_per_tensor(seed, monkeypatch):
         with tf.Graph().as_default(), v1.Session() as sess:
             _, pairs = _random_pairs(rng)
             sizes = tf.constant([2.0])
-            results = sess.run(dict(
-                g=_fetch(tf1clip.clip_by_global_norm(pairs, 1.0)[0]),
-                n=tf1clip.global_norm(pairs),
-                e=_fetch(tf1clip.clip_by_norm(pairs, sizes[0])),
-                a=_fetch(tf1clip.clip_by_average_norm(pairs, 0.02))))
+            results = sess.run(
+                dict(
+                    g=_fetch(tf1clip.clip_by_global_norm(pairs, 1.0)[0]),
+                    n=tf1clip.global_norm(pairs),
+                    e=_fetch(tf1clip.clip_by_norm(pairs, sizes[0])),
+                    a=_fetch(tf1clip.clip_by_average_norm(pairs, 0.02)),
+                )
+            )
             ops = {op.type for op in tf.compat.v1.get_default_graph().get_operations()}
         return results, ops
 
@@ -265,8 +309,9 @@ def test_average_norm_with_batches_out_of_order_matches_numpy():
 def test_batches_never_mix_devices_or_dtypes():
     with tf.Graph().as_default():
         pairs = []
-        for i, (device, dtype) in enumerate([("/job:a", tf.float32), ("/job:b", tf.float32),
-                                             ("/job:a", tf.float32), ("/job:a", tf.float16)]):
+        for i, (device, dtype) in enumerate(
+            [("/job:a", tf.float32), ("/job:b", tf.float32), ("/job:a", tf.float32), ("/job:a", tf.float16)]
+        ):
             with tf.device(device):
                 pairs.append((tf.ones([2, 3], dtype) * 2, tf.Variable(tf.zeros([2, 3], dtype), name="v%d" % i)))
         tf1clip.clip_by_global_norm(pairs, 1.0)

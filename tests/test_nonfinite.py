@@ -81,9 +81,17 @@ BAD = [
 @pytest.mark.parametrize(
     "kwargs, error, match",
     [
-        ({"on_nonfinite": "zero"}, ValueError, r"`on_nonfinite` must be one of 'nan', 'skip', 'raise'; received 'zero'"),
+        (
+            {"on_nonfinite": "zero"},
+            ValueError,
+            r"`on_nonfinite` must be one of 'nan', 'skip', 'raise'; received 'zero'",
+        ),
         ({"on_nonfinite": None}, TypeError, r"`on_nonfinite` must be one of .*received NoneType None"),
-        ({"clip_stage": "before"}, ValueError, r"`clip_stage` must be one of 'aggregated', 'per_replica'; received 'before'"),
+        (
+            {"clip_stage": "before"},
+            ValueError,
+            r"`clip_stage` must be one of 'aggregated', 'per_replica'; received 'before'",
+        ),
         ({"report_norms": "yes"}, ValueError, r"`report_norms` must be False, True or 'summaries'; received str 'yes'"),
         ({"report_norms": 1}, TypeError, r"`report_norms` must be False, True or 'summaries'; received int 1"),
     ],
@@ -312,9 +320,7 @@ def test_norm_summaries_use_contribs_tags():
         summaries = tf.compat.v1.get_collection(tf.compat.v1.GraphKeys.SUMMARIES)
         assert len(summaries) == 2
         proto = tf.compat.v1.Summary()
-        proto.ParseFromString(
-            model.sess.run(tf.compat.v1.summary.merge_all(), {model.gw: GOOD[0], model.ge: GOOD[1]})
-        )
+        proto.ParseFromString(model.sess.run(tf.compat.v1.summary.merge_all(), {model.gw: GOOD[0], model.ge: GOOD[1]}))
         values = {v.tag: v.simple_value for v in proto.value}
         assert values == {
             "global_norm/gradient_norm": pytest.approx(np.sqrt(38.0)),
@@ -380,9 +386,7 @@ _V1_SCRIPT = textwrap.dedent(
 
 def test_skip_in_a_disable_v2_behavior_program():
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", CUDA_VISIBLE_DEVICES="")
-    proc = subprocess.run(
-        [sys.executable, "-c", _V1_SCRIPT], capture_output=True, text=True, timeout=120, env=env
-    )
+    proc = subprocess.run([sys.executable, "-c", _V1_SCRIPT], capture_output=True, text=True, timeout=120, env=env)
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert proc.stdout.strip().endswith("OK")
 
@@ -409,8 +413,7 @@ def test_autoclip_history_ignores_skipped_steps_whose_norm_is_finite():
         capper = tf1clip.chain(autoclip, lambda pairs: [(None if g is None else g * 1e38, v) for g, v in pairs])
         w = tf.compat.v1.Variable([1.0, 2.0], name="w")
         g = tf.compat.v1.placeholder(tf.float32, [2])
-        opt = tf1clip.transform_gradients(tf.compat.v1.train.GradientDescentOptimizer(0.0), capper,
-                                          on_nonfinite="skip")
+        opt = tf1clip.transform_gradients(tf.compat.v1.train.GradientDescentOptimizer(0.0), capper, on_nonfinite="skip")
         train = opt.apply_gradients([(g * 1.0, w)])
         with tf.compat.v1.Session() as sess:
             sess.run(tf.compat.v1.global_variables_initializer())
@@ -455,8 +458,9 @@ def test_outer_capper_cannot_hide_inf_from_an_inner_policy(inner_policy):
 def test_outer_skip_counts_what_the_inner_skip_skipped():
     with tf.Graph().as_default():
         inner = tf1clip.clip_gradients_by_norm(adam(), 2.0, on_nonfinite="skip")
-        outer = tf1clip.transform_gradients(inner, tf1clip.clip_by_value_fn(-1.0, 1.0), name="outer",
-                                            on_nonfinite="skip")
+        outer = tf1clip.transform_gradients(
+            inner, tf1clip.clip_by_value_fn(-1.0, 1.0), name="outer", on_nonfinite="skip"
+        )
         model = Model(outer)
         model.step(*BAD[0])
         model.step(*GOOD)

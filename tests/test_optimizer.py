@@ -94,7 +94,7 @@ def test_contrib_estimator_upstream_case(graph):
     assert optimizer.get_name() == "ClipByNormGradientDescent"
     w = tf.Variable(1.0, name="weight")
     loss = -5.0 * w
-    (grad, var), = optimizer.compute_gradients(loss)
+    ((grad, var),) = optimizer.compute_gradients(loss)
     train = optimizer.minimize(loss)
     with v1.Session() as s:
         s.run(v1.global_variables_initializer())
@@ -186,7 +186,10 @@ def test_nested_wrappers_compose(sess):
 def test_capper_returning_wrong_pairs_fails_at_build_time(graph):
     w, b, _, loss = _model()
     opt = tf1clip.transform_gradients(v1.train.GradientDescentOptimizer(0.1), lambda pairs: pairs[:1])
-    with pytest.raises(ValueError, match=r"must return the same variables in the same order; it received \['w:0', 'b:0'\] and returned \['w:0'\]"):
+    with pytest.raises(
+        ValueError,
+        match=r"must return the same variables in the same order; it received \['w:0', 'b:0'\] and returned \['w:0'\]",
+    ):
         opt.minimize(loss, var_list=[w, b])
 
 
@@ -301,9 +304,14 @@ def test_object_checkpoint_deferred_restore_in_eager_mode(tmp_path):
 
 
 def test_decorators_reject_non_optimizers(graph):
-    with pytest.raises(TypeError, match=r"`optimizer` must be a tf.compat.v1.train.Optimizer instance .*received str 'adam'\.$"):
+    with pytest.raises(
+        TypeError, match=r"`optimizer` must be a tf.compat.v1.train.Optimizer instance .*received str 'adam'\.$"
+    ):
         tf1clip.clip_gradients_by_norm("adam", 1.0)
-    with pytest.raises(TypeError, match=r"received type .*Pass an instance, e\.g\. AdamOptimizer\(learning_rate=0\.001\), not the class"):
+    with pytest.raises(
+        TypeError,
+        match=r"received type .*Pass an instance, e\.g\. AdamOptimizer\(learning_rate=0\.001\), not the class",
+    ):
         tf1clip.transform_gradients(v1.train.AdamOptimizer, tf1clip.clip_by_norm_fn(1.0))
     import keras
 

@@ -70,17 +70,14 @@ def _import_with_fake_tensorflow(tmp_path, body):
     (fake / "__init__.py").write_text(body)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), ROOT]))
     code = "import tf1clip, sys; print('imported', 'tensorflow' in sys.modules); tf1clip.clip_by_norm"
-    return subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60
-    )
+    return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
 
 
 def test_missing_tensorflow_gives_a_clear_message_on_first_use(tmp_path):
     proc = _import_with_fake_tensorflow(tmp_path, "raise ImportError('No module named tensorflow')\n")
     assert proc.stdout.strip() == "imported False"  # import tf1clip itself needs no TensorFlow
     assert proc.returncode != 0
-    assert "ImportError: tf1clip needs TensorFlow >= %d.%d, which is not installed" % _min_tf_version() \
-        in proc.stderr
+    assert "ImportError: tf1clip needs TensorFlow >= %d.%d, which is not installed" % _min_tf_version() in proc.stderr
     assert "python3 -m pip install 'tensorflow-cpu>=%d.%d'" % _min_tf_version() in proc.stderr
 
 
@@ -94,8 +91,11 @@ def test_old_tensorflow_gives_a_clear_message_on_first_use(tmp_path):
 
 
 def test_import_tf1clip_does_not_import_tensorflow():
-    code = ("import sys, tf1clip, tf1clip.upgrade; assert 'tensorflow' not in sys.modules; "
-            "tf1clip.global_norm; assert 'tensorflow' in sys.modules; print(sorted(dir(tf1clip))[:1])")
-    proc = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, PYTHONPATH=ROOT),
-                          capture_output=True, text=True, timeout=120)
+    code = (
+        "import sys, tf1clip, tf1clip.upgrade; assert 'tensorflow' not in sys.modules; "
+        "tf1clip.global_norm; assert 'tensorflow' in sys.modules; print(sorted(dir(tf1clip))[:1])"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], env=dict(os.environ, PYTHONPATH=ROOT), capture_output=True, text=True, timeout=120
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]

@@ -41,10 +41,12 @@ PARTITIONERS = {
 
 def _init(full):
     """An initializer giving each partition its slice of ``full``."""
+
     def init(shape, dtype=None, partition_info=None):
         offset = partition_info.var_offset if partition_info is not None else [0] * len(shape)
         index = tuple(slice(o, o + n) for o, n in zip(offset, shape))
         return tf.constant(full[index])
+
     return init
 
 
@@ -72,18 +74,21 @@ def _pairs_step(transform):
         opt = v1.train.GradientDescentOptimizer(1.0)
         pairs = opt.compute_gradients(loss)
         return tf1clip.attach_state_updates(opt.apply_gradients(transform(pairs)))
+
     return build
 
 
 def _decorated(wrap):
     def build(loss):
         return wrap(v1.train.GradientDescentOptimizer(1.0)).minimize(loss)
+
     return build
 
 
 def _contrib_train_op(make):
     def build(loss):
         return make(loss)
+
     return build
 
 
@@ -103,20 +108,28 @@ STEPS = {
     "ZClip": _pairs_step(lambda gv: tf1clip.ZClip(max_grad_norm=2.0)(gv)),
     "NormRecorder": _pairs_step(lambda gv: tf1clip.NormRecorder(tf1clip.clip_by_norm_fn(2.0), summaries=False)(gv)),
     "decorator_clip_gradients_by_norm": _decorated(lambda o: tf1clip.clip_gradients_by_norm(o, 3.0)),
-    "decorator_transform_per_tensor": _decorated(lambda o: tf1clip.transform_gradients(o, tf1clip.clip_by_norm_fn(2.0))),
+    "decorator_transform_per_tensor": _decorated(
+        lambda o: tf1clip.transform_gradients(o, tf1clip.clip_by_norm_fn(2.0))
+    ),
     "decorator_skip_policy": _decorated(
-        lambda o: tf1clip.transform_gradients(o, tf1clip.AGC(clip_factor=0.05), on_nonfinite="skip")),
+        lambda o: tf1clip.transform_gradients(o, tf1clip.AGC(clip_factor=0.05), on_nonfinite="skip")
+    ),
     "contrib_clip_gradient_norms": _pairs_step(lambda gv: training.clip_gradient_norms(gv, 2.0)),
     "contrib_opt_global_norm": _pairs_step(lambda gv: contrib_opt.clip_gradients_by_global_norm(gv, 3.0)[0]),
     "contrib_adaptive_clipping_fn": _pairs_step(lambda gv: layers.adaptive_clipping_fn(static_max_norm=3.0)(gv)),
     "contrib_optimize_loss": _contrib_train_op(
-        lambda loss: layers.optimize_loss(loss, v1.train.get_or_create_global_step(), 1.0, "SGD",
-                                          clip_gradients=3.0, summaries=[])),
+        lambda loss: layers.optimize_loss(
+            loss, v1.train.get_or_create_global_step(), 1.0, "SGD", clip_gradients=3.0, summaries=[]
+        )
+    ),
     "contrib_training_create_train_op": _contrib_train_op(
-        lambda loss: training.create_train_op(loss, v1.train.GradientDescentOptimizer(1.0),
-                                              transform_grads_fn=training.clip_gradient_norms_fn(2.0))),
+        lambda loss: training.create_train_op(
+            loss, v1.train.GradientDescentOptimizer(1.0), transform_grads_fn=training.clip_gradient_norms_fn(2.0)
+        )
+    ),
     "slim_create_train_op": _contrib_train_op(
-        lambda loss: learning.create_train_op(loss, v1.train.GradientDescentOptimizer(1.0), clip_gradient_norm=2.0)),
+        lambda loss: learning.create_train_op(loss, v1.train.GradientDescentOptimizer(1.0), clip_gradient_norm=2.0)
+    ),
 }
 
 
@@ -159,8 +172,7 @@ def test_the_cases_do_clip():
 def test_agc_refuses_a_sparse_gradient_of_a_table_partitioned_along_columns():
     with tf.Graph().as_default():
         table = _var("emb", TABLE, v1.fixed_size_partitioner(2, axis=1))
-        sparse = [(tf.IndexedSlices(tf.ones([3, 2]), tf.constant([0, 1, 2]), tf.constant([10, 2])), p)
-                  for p in table]
+        sparse = [(tf.IndexedSlices(tf.ones([3, 2]), tf.constant([0, 1, 2]), tf.constant([10, 2])), p) for p in table]
         with pytest.raises(ValueError, match="AGC: emb is partitioned along axis 1 and has a sparse gradient"):
             tf1clip.AGC()(sparse)
 

@@ -18,9 +18,9 @@ import tf1clip
 DTYPES = {"float16": tf.float16, "bfloat16": tf.bfloat16, "float32": tf.float32, "float64": tf.float64}
 # Relative rounding of one value in each dtype (half an ulp, with margin), and the
 # magnitudes (powers of ten) whose squares stay finite in the accumulation dtype.
-RTOL = {"float16": 2 ** -10, "bfloat16": 2 ** -7, "float32": 4e-6, "float64": 1e-12}
+RTOL = {"float16": 2**-10, "bfloat16": 2**-7, "float32": 4e-6, "float64": 1e-12}
 EXPONENTS = {"float16": (-2, 2), "bfloat16": (-12, 12), "float32": (-12, 12), "float64": (-100, 100)}
-ATOL = {"float16": 2 ** -24, "bfloat16": 1e-38, "float32": 1e-38, "float64": 1e-300}
+ATOL = {"float16": 2**-24, "bfloat16": 1e-38, "float32": 1e-38, "float64": 1e-300}
 
 SETTINGS = settings(max_examples=50, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -34,7 +34,7 @@ def gradients(draw, dtype_names=tuple(DTYPES)):
         dtype = draw(st.sampled_from(dtype_names))
         low, high = EXPONENTS[dtype]
         scale = 10.0 ** draw(st.integers(low, high))
-        seed = draw(st.integers(0, 2 ** 31 - 1))
+        seed = draw(st.integers(0, 2**31 - 1))
         rng = np.random.RandomState(seed)
         if kind == "none":
             specs.append((None, kind, dtype, None))
@@ -82,8 +82,10 @@ def _out(grad):
 
 
 def _sizes(specs):
-    return [None if v is None else (extra[1] * v.shape[1] if kind == "sparse" else max(v.size, 1) if v.ndim else 1)
-            for v, kind, _, extra in specs]
+    return [
+        None if v is None else (extra[1] * v.shape[1] if kind == "sparse" else max(v.size, 1) if v.ndim else 1)
+        for v, kind, _, extra in specs
+    ]
 
 
 def _check(got, expected, specs, scale_rtol=0.0):
@@ -118,8 +120,9 @@ def test_clip_by_global_norm_matches_numpy(specs, ratio):
     clipped, got_norm = tf1clip.clip_by_global_norm(_pairs(specs), clip_norm)
     assert float(got_norm) == pytest.approx(norm, rel=_acc_tol(specs) * 4, abs=1e-300)
     scale = min(clip_norm / norm, 1.0) if norm else 1.0
-    _check([_out(g) for g, _ in clipped], [None if v is None else v * scale for v, *_ in specs],
-           specs, _acc_tol(specs) * 4)
+    _check(
+        [_out(g) for g, _ in clipped], [None if v is None else v * scale for v, *_ in specs], specs, _acc_tol(specs) * 4
+    )
     for (g, _), (v, kind, dtype, _) in zip(clipped, specs):
         if v is not None:
             assert isinstance(g, tf.IndexedSlices) == (kind == "sparse") and g.dtype == DTYPES[dtype]
@@ -195,7 +198,9 @@ def test_global_clip_properties(specs, ratio):
             np.testing.assert_allclose(_out(b), _out(a), rtol=4 * tol + 1e-6, atol=1e-300)
 
 
-@pytest.mark.parametrize("dtype,value", [("float32", 1e20), ("float16", np.inf), ("float64", 1e160), ("bfloat16", 1e20)])
+@pytest.mark.parametrize(
+    "dtype,value", [("float32", 1e20), ("float16", np.inf), ("float64", 1e160), ("bfloat16", 1e20)]
+)
 def test_norm_overflow_follows_the_nonfinite_rule(dtype, value):
     # Squares past the accumulation dtype's range make the norm inf: the gradients
     # it governs become NaN (never zeros or unclipped values).

@@ -63,9 +63,7 @@ def test_python_looking_blocks_are_marked_python(path):
 @pytest.mark.parametrize("path", DOCUMENTS)
 def test_python_blocks_run_in_order(path, tmp_path):
     """All Python blocks of a document, in order, in one fresh interpreter, as a reader pastes them."""
-    program = "\n".join(
-        "# --- %s:%d\n%s" % (path, line, code) for line, code in _python_blocks(path)
-    )
+    program = "\n".join("# --- %s:%d\n%s" % (path, line, code) for line, code in _python_blocks(path))
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
     proc = subprocess.run(
         [sys.executable, "-c", program], cwd=str(tmp_path), env=env, capture_output=True, text=True, timeout=300
@@ -121,8 +119,8 @@ def test_reference_page_covers_the_public_api():
     with open(os.path.join(ROOT, "docs", "reference.rst"), encoding="utf-8") as f:
         text = f.read()
     modules = ["tf1clip"] + [
-        "tf1clip.contrib." + name for name in ("estimator", "layers", "training", "slim", "slim.learning", "opt",
-                                               "framework")
+        "tf1clip.contrib." + name
+        for name in ("estimator", "layers", "training", "slim", "slim.learning", "opt", "framework")
     ]
     missing = []
     for name in modules:

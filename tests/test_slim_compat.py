@@ -24,8 +24,14 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 def _run(code, timeout=240):
     path = os.pathsep.join(p for p in [ROOT, os.environ.get("PYTHONPATH", "")] if p)
     env = dict(os.environ, PYTHONPATH=path, TF_CPP_MIN_LOG_LEVEL="3")
-    proc = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True,
-                          timeout=timeout, env=env, cwd=ROOT)
+    proc = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env,
+        cwd=ROOT,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     return proc.stdout
 
@@ -34,8 +40,15 @@ def _run(code, timeout=240):
 
 
 def test_delegates_table_names_importable_tf_slim_modules():
-    assert set(_slim_compat.DELEGATES) == {"slim", "slim.learning", "layers", "framework", "losses", "metrics",
-                                           "training"}
+    assert set(_slim_compat.DELEGATES) == {
+        "slim",
+        "slim.learning",
+        "layers",
+        "framework",
+        "losses",
+        "metrics",
+        "training",
+    }
     for modules in _slim_compat.DELEGATES.values():
         assert isinstance(modules, tuple) and modules
         for name in modules:
@@ -113,9 +126,17 @@ def test_slim_submodules():
     assert slim.tfexample_decoder is sys.modules["tf_slim.data.tfexample_decoder"]
 
 
-@pytest.mark.parametrize("namespace, name", [("layers", "embed_sequence"), ("slim", "dtypes"), ("slim", "math_ops"),
-                                             ("metrics", "absolute_import"), ("losses", "_private"),
-                                             ("framework", "nest")])
+@pytest.mark.parametrize(
+    "namespace, name",
+    [
+        ("layers", "embed_sequence"),
+        ("slim", "dtypes"),
+        ("slim", "math_ops"),
+        ("metrics", "absolute_import"),
+        ("losses", "_private"),
+        ("framework", "nest"),
+    ],
+)
 def test_unknown_private_and_foreign_names_raise_attribute_error(namespace, name):
     with pytest.raises(AttributeError, match="tf1clip.contrib.%s.* has no attribute '%s'" % (namespace, name)):
         getattr(getattr(tf1clip.contrib, namespace), name)
@@ -240,8 +261,12 @@ def test_moved_symbols_tf_slims_create_train_op_clip_and_multipliers():
     _slim_compat.apply()
     with tf.Graph().as_default():
         w = v1.get_variable("w", initializer=tf.constant([0.0, 0.0]))
-        op = tf_slim.learning.create_train_op(tf.reduce_sum(w * [30.0, 40.0]), v1.train.GradientDescentOptimizer(1.0),
-                                              clip_gradient_norm=5.0, gradient_multipliers={w: tf.constant(2.0)})
+        op = tf_slim.learning.create_train_op(
+            tf.reduce_sum(w * [30.0, 40.0]),
+            v1.train.GradientDescentOptimizer(1.0),
+            clip_gradient_norm=5.0,
+            gradient_multipliers={w: tf.constant(2.0)},
+        )
         with v1.Session() as sess:
             sess.run(v1.global_variables_initializer())
             sess.run(op)
@@ -253,8 +278,9 @@ def test_moved_symbols_tf_slims_optimize_loss_with_tensor_learning_rate():
     with tf.Graph().as_default():
         w = v1.get_variable("w", initializer=tf.constant([0.0, 0.0]))
         step = v1.train.get_or_create_global_step()
-        op = sys.modules["tf_slim.layers"].optimize_loss(tf.reduce_sum(w * [30.0, 40.0]), step, tf.constant(0.1), "SGD",
-                                          clip_gradients=5.0)
+        op = sys.modules["tf_slim.layers"].optimize_loss(
+            tf.reduce_sum(w * [30.0, 40.0]), step, tf.constant(0.1), "SGD", clip_gradients=5.0
+        )
         with v1.Session() as sess:
             sess.run(v1.global_variables_initializer())
             sess.run(op)
@@ -270,8 +296,9 @@ def test_moved_symbols_control_flow_and_stack():
         out = sys.modules["tf_slim.layers.utils"].smart_cond(pred, lambda: tf.constant(1.0), lambda: tf.constant(2.0))
         x = tf.ones([2, 3, 4])
         y = tf_slim.legacy_fully_connected(x, 5, weight_init=v1.ones_initializer())
-        auc, update = tf_slim.metrics.auc_using_histogram(tf.constant([True, False, True]),
-                                                          tf.constant([0.9, 0.2, 0.6]), score_range=[0.0, 1.0])
+        auc, update = tf_slim.metrics.auc_using_histogram(
+            tf.constant([True, False, True]), tf.constant([0.9, 0.2, 0.6]), score_range=[0.0, 1.0]
+        )
         with v1.Session() as sess:
             sess.run([v1.global_variables_initializer(), v1.local_variables_initializer()])
             assert sess.run(out, {pred: True}) == 1.0 and sess.run(out, {pred: False}) == 2.0
@@ -312,13 +339,18 @@ def test_batch_norm_legacy_layer_matches_numpy(fused):
     rng = np.random.RandomState(0)
     x = rng.randn(4, 3, 3, 2).astype(np.float32) * 3 + 1
     with tf.Graph().as_default():
-        y = slim.batch_norm(tf.constant(x), decay=0.5, epsilon=1e-3, center=True, scale=True, fused=fused,
-                            is_training=True)
+        y = slim.batch_norm(
+            tf.constant(x), decay=0.5, epsilon=1e-3, center=True, scale=True, fused=fused, is_training=True
+        )
         update_ops = v1.get_collection(v1.GraphKeys.UPDATE_OPS)
         moving_mean = [v for v in v1.global_variables() if v.op.name.endswith("moving_mean")][0]
         assert len(update_ops) == 2
         assert {v.op.name for v in slim.get_model_variables()} == {
-            "BatchNorm/beta", "BatchNorm/gamma", "BatchNorm/moving_mean", "BatchNorm/moving_variance"}
+            "BatchNorm/beta",
+            "BatchNorm/gamma",
+            "BatchNorm/moving_mean",
+            "BatchNorm/moving_variance",
+        }
         with v1.Session() as sess:
             sess.run(v1.global_variables_initializer())
             out, _ = sess.run([y, update_ops])
@@ -393,20 +425,34 @@ def test_slim_script_end_to_end_through_tf1clip_namespaces(tmp_path):
         total = slim.losses.get_total_loss()
         slim.summaries.add_scalar_summary(total, "total_loss", print_summary=False)
         tf1clip.contrib.layers.summarize_activations()
-        train_op = slim.learning.create_train_op(total, v1.train.AdamOptimizer(0.01), clip_gradient_norm=1.0,
-                                                 summarize_gradients=True)
-        loss = slim.learning.train(train_op, str(tmp_path), number_of_steps=3, log_every_n_steps=1,
-                                   save_summaries_secs=3600, save_interval_secs=3600)
+        train_op = slim.learning.create_train_op(
+            total, v1.train.AdamOptimizer(0.01), clip_gradient_norm=1.0, summarize_gradients=True
+        )
+        loss = slim.learning.train(
+            train_op,
+            str(tmp_path),
+            number_of_steps=3,
+            log_every_n_steps=1,
+            save_summaries_secs=3600,
+            save_interval_secs=3600,
+        )
     assert np.isfinite(loss)
     with tf.Graph().as_default():
         logits = model()
         slim.get_or_create_global_step()
-        names_to_values, names_to_updates = slim.metrics.aggregate_metric_map({
-            "accuracy": slim.metrics.streaming_accuracy(tf.argmax(logits, 1), tf.constant(labels)),
-        })
+        names_to_values, names_to_updates = slim.metrics.aggregate_metric_map(
+            {
+                "accuracy": slim.metrics.streaming_accuracy(tf.argmax(logits, 1), tf.constant(labels)),
+            }
+        )
         values = slim.evaluation.evaluate_once(
-            "", tf.train.latest_checkpoint(str(tmp_path)), str(tmp_path / "eval"), num_evals=1,
-            eval_op=list(names_to_updates.values()), final_op=names_to_values)
+            "",
+            tf.train.latest_checkpoint(str(tmp_path)),
+            str(tmp_path / "eval"),
+            num_evals=1,
+            eval_op=list(names_to_updates.values()),
+            final_op=names_to_values,
+        )
     assert 0.0 <= values["accuracy"] <= 1.0
 
 

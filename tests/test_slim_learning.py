@@ -41,12 +41,19 @@ def _slim_cnn():
         normalizer_fn=slim.batch_norm,
         normalizer_params={"decay": DECAY, "epsilon": EPSILON, "is_training": True},
     ):
-        net = slim.conv2d(tf.constant(images), FILTERS, [3, 3], scope="conv1",
-                          weights_initializer=v1.constant_initializer(conv_w))
+        net = slim.conv2d(
+            tf.constant(images), FILTERS, [3, 3], scope="conv1", weights_initializer=v1.constant_initializer(conv_w)
+        )
         net = slim.max_pool2d(net, [2, 2], scope="pool1")
         net = slim.flatten(net)
-        logits = slim.fully_connected(net, CLASSES, activation_fn=None, normalizer_fn=None, scope="fc",
-                                      weights_initializer=v1.constant_initializer(fc_w))
+        logits = slim.fully_connected(
+            net,
+            CLASSES,
+            activation_fn=None,
+            normalizer_fn=None,
+            scope="fc",
+            weights_initializer=v1.constant_initializer(fc_w),
+        )
     slim.losses.softmax_cross_entropy(logits, slim.one_hot_encoding(tf.constant(labels), CLASSES))
     total_loss = slim.losses.get_total_loss()
     v1.summary.scalar("losses/total_loss", total_loss)
@@ -73,9 +80,10 @@ def _reference(steps):
         net = tf.nn.relu((conv - mean) / tf.sqrt(var + EPSILON) + beta)
         net = tf.nn.max_pool2d(net, 2, 2, "VALID")
         logits = tf.matmul(tf.reshape(net, [BATCH, -1]), w2) + b2
-        xent = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits(
-            labels=tf.one_hot(labels, CLASSES), logits=logits))
-        total = xent + WEIGHT_DECAY * (tf.reduce_sum(w1 ** 2) + tf.reduce_sum(w2 ** 2)) / 2
+        xent = tf.reduce_mean(
+            tf.nn.softmax_cross_entropy_with_logits(labels=tf.one_hot(labels, CLASSES), logits=logits)
+        )
+        total = xent + WEIGHT_DECAY * (tf.reduce_sum(w1**2) + tf.reduce_sum(w2**2)) / 2
         params = [w1, beta, w2, b2]
         grads = [tf.clip_by_norm(g, CLIP) for g in tf.gradients(total, params)]
         opt = v1.train.MomentumOptimizer(LR, MOMENTUM)
@@ -88,13 +96,18 @@ def _reference(steps):
             sess.run(v1.global_variables_initializer())
             for _ in range(steps):
                 loss, _ = sess.run([total, step])
-            values = sess.run({
-                "conv1/weights": w1, "conv1/BatchNorm/beta": beta,
-                "conv1/BatchNorm/moving_mean": moving_mean, "conv1/BatchNorm/moving_variance": moving_var,
-                "fc/weights": w2, "fc/biases": b2,
-                "conv1/weights/Momentum": opt.get_slot(w1, "momentum"),
-                "fc/weights/Momentum": opt.get_slot(w2, "momentum"),
-            })
+            values = sess.run(
+                {
+                    "conv1/weights": w1,
+                    "conv1/BatchNorm/beta": beta,
+                    "conv1/BatchNorm/moving_mean": moving_mean,
+                    "conv1/BatchNorm/moving_variance": moving_var,
+                    "fc/weights": w2,
+                    "fc/biases": b2,
+                    "conv1/weights/Momentum": opt.get_slot(w1, "momentum"),
+                    "fc/weights/Momentum": opt.get_slot(w2, "momentum"),
+                }
+            )
     return loss, values
 
 
@@ -111,9 +124,11 @@ def test_slim_cnn_learning_train_matches_handwritten_loop(tmp_path):
     with tf.Graph().as_default():
         total_loss = _slim_cnn()
         train_op = slim.learning.create_train_op(
-            total_loss, v1.train.MomentumOptimizer(LR, MOMENTUM), clip_gradient_norm=CLIP)
-        final_loss = slim.learning.train(train_op, logdir, number_of_steps=steps, log_every_n_steps=0,
-                                         save_summaries_secs=3600, save_interval_secs=0)
+            total_loss, v1.train.MomentumOptimizer(LR, MOMENTUM), clip_gradient_norm=CLIP
+        )
+        final_loss = slim.learning.train(
+            train_op, logdir, number_of_steps=steps, log_every_n_steps=0, save_summaries_secs=3600, save_interval_secs=0
+        )
     ref_loss, ref = _reference(steps)
     path, saved = _read_checkpoint(logdir)
     assert path.endswith("model.ckpt-%d" % steps)
@@ -145,9 +160,16 @@ def test_learning_train_resumes_from_checkpoint_and_init_fn(tmp_path):
     for steps in (2, 4):
         with tf.Graph().as_default():
             train_op = slim.learning.create_train_op(
-                _slim_cnn(), v1.train.MomentumOptimizer(LR, MOMENTUM), clip_gradient_norm=CLIP)
-            slim.learning.train(train_op, logdir, number_of_steps=steps, log_every_n_steps=0,
-                                save_summaries_secs=3600, save_interval_secs=0)
+                _slim_cnn(), v1.train.MomentumOptimizer(LR, MOMENTUM), clip_gradient_norm=CLIP
+            )
+            slim.learning.train(
+                train_op,
+                logdir,
+                number_of_steps=steps,
+                log_every_n_steps=0,
+                save_summaries_secs=3600,
+                save_interval_secs=0,
+            )
     _, saved = _read_checkpoint(logdir)
     _, ref = _reference(4)
     np.testing.assert_allclose(saved["fc/weights"], ref["fc/weights"], rtol=1e-5, atol=1e-5)
@@ -155,16 +177,25 @@ def test_learning_train_resumes_from_checkpoint_and_init_fn(tmp_path):
     calls = []
     with tf.Graph().as_default():
         train_op = slim.learning.create_train_op(
-            _slim_cnn(), v1.train.MomentumOptimizer(LR, MOMENTUM), clip_gradient_norm=CLIP)
+            _slim_cnn(), v1.train.MomentumOptimizer(LR, MOMENTUM), clip_gradient_norm=CLIP
+        )
         restore = slim.assign_from_checkpoint_fn(
-            tf.train.latest_checkpoint(logdir), slim.get_variables_to_restore(include=["conv1", "fc"]))
+            tf.train.latest_checkpoint(logdir), slim.get_variables_to_restore(include=["conv1", "fc"])
+        )
 
         def init_fn(sess):
             calls.append(sess)
             restore(sess)
 
-        slim.learning.train(train_op, str(tmp_path / "b"), number_of_steps=1, init_fn=init_fn,
-                            log_every_n_steps=0, save_summaries_secs=3600, save_interval_secs=0)
+        slim.learning.train(
+            train_op,
+            str(tmp_path / "b"),
+            number_of_steps=1,
+            init_fn=init_fn,
+            log_every_n_steps=0,
+            save_summaries_secs=3600,
+            save_interval_secs=0,
+        )
     assert len(calls) == 1
     _, fresh = _read_checkpoint(str(tmp_path / "b"))
     assert fresh["global_step"] == 1
@@ -177,10 +208,10 @@ def _global_norm_reference(steps, clip, lr, decay_steps, decay_rate):
         w = v1.Variable([3.0, -4.0])
         b = v1.Variable([0.5])
         step = v1.Variable(0, dtype=tf.int64)
-        loss = tf.reduce_sum(w ** 2) * 10.0 + tf.reduce_sum(b) * 2.0
+        loss = tf.reduce_sum(w**2) * 10.0 + tf.reduce_sum(b) * 2.0
         rate = lr * decay_rate ** tf.floor(tf.cast(step, tf.float32) / decay_steps)
         grads = tf.gradients(loss, [w, b])
-        norm = tf.sqrt(sum(tf.reduce_sum(g ** 2) for g in grads))
+        norm = tf.sqrt(sum(tf.reduce_sum(g**2) for g in grads))
         scale = clip / tf.maximum(norm, clip)
         update = tf.group(*[v.assign_sub(rate * g * scale) for v, g in zip([w, b], grads)])
         with tf.control_dependencies([update]):
@@ -199,21 +230,39 @@ def test_im2txt_style_optimize_loss_then_learning_train(tmp_path):
     with tf.Graph().as_default():
         w = v1.get_variable("w", initializer=tf.constant([3.0, -4.0]))
         b = v1.get_variable("b", initializer=tf.constant([0.5]))
-        loss = tf.reduce_sum(w ** 2) * 10.0 + tf.reduce_sum(b) * 2.0
-        global_step = v1.Variable(initial_value=0, name="global_step", trainable=False,
-                                  collections=[v1.GraphKeys.GLOBAL_STEP, v1.GraphKeys.GLOBAL_VARIABLES])
+        loss = tf.reduce_sum(w**2) * 10.0 + tf.reduce_sum(b) * 2.0
+        global_step = v1.Variable(
+            initial_value=0,
+            name="global_step",
+            trainable=False,
+            collections=[v1.GraphKeys.GLOBAL_STEP, v1.GraphKeys.GLOBAL_VARIABLES],
+        )
 
         def decay_fn(learning_rate, global_step):
-            return v1.train.exponential_decay(learning_rate, global_step, decay_steps=decay_steps,
-                                              decay_rate=decay_rate, staircase=True)
+            return v1.train.exponential_decay(
+                learning_rate, global_step, decay_steps=decay_steps, decay_rate=decay_rate, staircase=True
+            )
 
         train_op = tf1clip.contrib.layers.optimize_loss(
-            loss=loss, global_step=global_step, learning_rate=tf.constant(lr), optimizer="SGD",
-            clip_gradients=clip, learning_rate_decay_fn=decay_fn)
+            loss=loss,
+            global_step=global_step,
+            learning_rate=tf.constant(lr),
+            optimizer="SGD",
+            clip_gradients=clip,
+            learning_rate_decay_fn=decay_fn,
+        )
         saver = v1.train.Saver(max_to_keep=2)
-        slim.learning.train(train_op, logdir, log_every_n_steps=0, global_step=global_step,
-                            number_of_steps=steps, init_fn=None, saver=saver,
-                            save_summaries_secs=3600, save_interval_secs=0)
+        slim.learning.train(
+            train_op,
+            logdir,
+            log_every_n_steps=0,
+            global_step=global_step,
+            number_of_steps=steps,
+            init_fn=None,
+            saver=saver,
+            save_summaries_secs=3600,
+            save_interval_secs=0,
+        )
     _, saved = _read_checkpoint(logdir)
     ref_w, ref_b = _global_norm_reference(steps, clip, lr, decay_steps, decay_rate)
     assert saved["global_step"] == steps
@@ -225,10 +274,17 @@ def test_learning_train_finds_a_legacy_get_variable_global_step(tmp_path):
     with tf.Graph().as_default():
         step = v1.get_variable("global_step", [], tf.int64, v1.zeros_initializer(), trainable=False)
         w = v1.get_variable("w", initializer=tf.constant([1.0]))
-        train_op = slim.learning.create_train_op(tf.reduce_sum(w * 2.0), v1.train.GradientDescentOptimizer(0.5),
-                                                 global_step=step)
-        slim.learning.train(train_op, str(tmp_path), number_of_steps=3, log_every_n_steps=0,
-                            save_summaries_secs=3600, save_interval_secs=0)
+        train_op = slim.learning.create_train_op(
+            tf.reduce_sum(w * 2.0), v1.train.GradientDescentOptimizer(0.5), global_step=step
+        )
+        slim.learning.train(
+            train_op,
+            str(tmp_path),
+            number_of_steps=3,
+            log_every_n_steps=0,
+            save_summaries_secs=3600,
+            save_interval_secs=0,
+        )
     _, saved = _read_checkpoint(str(tmp_path))
     assert saved["global_step"] == 3
     np.testing.assert_allclose(saved["w"], [1.0 - 3 * 0.5 * 2.0])
@@ -256,10 +312,13 @@ def test_contrib_training_train_with_stop_hook_and_checkpoint_dir(tmp_path):
         w = v1.get_variable("w", initializer=tf.constant([30.0, 40.0]))
         loss = tf.reduce_sum(w * [30.0, 40.0])
         train_op = tf1clip.contrib.training.create_train_op(
-            loss, v1.train.GradientDescentOptimizer(0.1),
-            transform_grads_fn=tf1clip.contrib.training.clip_gradient_norms_fn(5.0))
+            loss,
+            v1.train.GradientDescentOptimizer(0.1),
+            transform_grads_fn=tf1clip.contrib.training.clip_gradient_norms_fn(5.0),
+        )
         final = tf1clip.contrib.training.train(
-            train_op, logdir, hooks=[v1.train.StopAtStepHook(last_step=3)], save_summaries_steps=None)
+            train_op, logdir, hooks=[v1.train.StopAtStepHook(last_step=3)], save_summaries_steps=None
+        )
     np.testing.assert_allclose(final, 30 * (30 - 2 * 0.3) + 40 * (40 - 2 * 0.4), rtol=1e-6)  # loss of step 3
     _, saved = _read_checkpoint(logdir)
     assert saved["global_step"] == 3
@@ -268,9 +327,11 @@ def test_contrib_training_train_with_stop_hook_and_checkpoint_dir(tmp_path):
     with tf.Graph().as_default():
         w = v1.get_variable("w", initializer=tf.constant([30.0, 40.0]))
         train_op = tf1clip.contrib.training.create_train_op(
-            tf.reduce_sum(w * [30.0, 40.0]), v1.train.GradientDescentOptimizer(0.1))
+            tf.reduce_sum(w * [30.0, 40.0]), v1.train.GradientDescentOptimizer(0.1)
+        )
         tf1clip.contrib.training.train(
-            train_op, logdir, hooks=[v1.train.StopAtStepHook(last_step=5)], save_summaries_steps=None)
+            train_op, logdir, hooks=[v1.train.StopAtStepHook(last_step=5)], save_summaries_steps=None
+        )
     _, saved = _read_checkpoint(logdir)
     assert saved["global_step"] == 5
     np.testing.assert_allclose(saved["w"], [30 - 0.9 - 2 * 3.0, 40 - 1.2 - 2 * 4.0], rtol=1e-6)  # unclipped now
@@ -281,9 +342,11 @@ def test_contrib_training_train_legacy_step_reaches_the_hooks(tmp_path):
         step = v1.get_variable("global_step", [], tf.int64, v1.zeros_initializer(), trainable=False)
         w = v1.get_variable("w", initializer=tf.constant([1.0]))
         train_op = tf1clip.contrib.training.create_train_op(
-            tf.reduce_sum(w), v1.train.GradientDescentOptimizer(1.0), global_step=step)
-        tf1clip.contrib.training.train(train_op, str(tmp_path), hooks=[v1.train.StopAtStepHook(num_steps=2)],
-                                       save_summaries_steps=None)
+            tf.reduce_sum(w), v1.train.GradientDescentOptimizer(1.0), global_step=step
+        )
+        tf1clip.contrib.training.train(
+            train_op, str(tmp_path), hooks=[v1.train.StopAtStepHook(num_steps=2)], save_summaries_steps=None
+        )
     _, saved = _read_checkpoint(str(tmp_path))
     assert saved["global_step"] == 2
     np.testing.assert_allclose(saved["w"], [-1.0])
@@ -340,9 +403,17 @@ def test_learning_train_traces_and_session_config(tmp_path):
 
     config = v1.ConfigProto(intra_op_parallelism_threads=1, inter_op_parallelism_threads=1)
     with tf.Graph().as_default():
-        slim.learning.train(_tiny_train_op(), str(tmp_path), number_of_steps=2, trace_every_n_steps=1,
-                            session_wrapper=session_wrapper, session_config=config, log_every_n_steps=1,
-                            save_summaries_secs=3600, save_interval_secs=0)
+        slim.learning.train(
+            _tiny_train_op(),
+            str(tmp_path),
+            number_of_steps=2,
+            trace_every_n_steps=1,
+            session_wrapper=session_wrapper,
+            session_config=config,
+            log_every_n_steps=1,
+            save_summaries_secs=3600,
+            save_interval_secs=0,
+        )
     assert seen == [1]
     # named by the step each update reached (tf-slim read the step unordered: 0, 1 or 2, sometimes twice)
     traces = sorted(glob.glob(os.path.join(str(tmp_path), "tf_trace-*.json")))
@@ -379,8 +450,9 @@ def test_learning_train_chief_then_worker_through_master(tmp_path):
                 print(last_loss, sess.run(w)[0], sess.run(v1.train.get_global_step()))
     """)
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3")
-    proc = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True,
-                          timeout=240, env=env)
+    proc = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, timeout=240, env=env
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     last_loss, w, step = proc.stdout.split()
     assert (float(last_loss), float(w), int(step)) == (-4.0, -3.0, 4)  # w: 1 - 4 steps * 0.5 * 2

@@ -33,7 +33,7 @@ UNSUPPORTED = os.path.join(DATA, "unsupported", "contrib_unsupported.py")
 SLIM_FAMILY = os.path.join(DATA, "slim_family", "contrib_layers_model.py")
 SUBPROCESS_TIMEOUT = 300
 
-_RUNNER = r'''
+_RUNNER = r"""
 import contextlib, io, json, runpy, sys
 results = {}
 for path in sys.argv[1:]:
@@ -52,7 +52,7 @@ for path in sys.argv[1:]:
     lines = [l for l in out.getvalue().splitlines() if l.startswith("RESULT ")]
     results[path.replace("\\", "/").rsplit("/", 1)[-1]] = json.loads(lines[-1][len("RESULT "):])
 print("RESULTS " + json.dumps(results))
-'''
+"""
 
 
 def _env():
@@ -88,15 +88,17 @@ def _contrib_references(source):
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Attribute) and ast.unparse(node).startswith("tf.contrib"):
             found.append(ast.unparse(node))
-        elif isinstance(node, (ast.Import, ast.ImportFrom)) and "contrib" in ast.unparse(node) \
-                and "tf1clip" not in ast.unparse(node):
+        elif (
+            isinstance(node, (ast.Import, ast.ImportFrom))
+            and "contrib" in ast.unparse(node)
+            and "tf1clip" not in ast.unparse(node)
+        ):
             found.append(ast.unparse(node))
     return found
 
 
 def _errors(report):
-    return [line for line in report.split("Detailed log follows")[0].splitlines()
-            if ": ERROR: " in line]
+    return [line for line in report.split("Detailed log follows")[0].splitlines() if ": ERROR: " in line]
 
 
 @pytest.fixture(scope="module")
@@ -117,12 +119,17 @@ def results(upgraded):
     programs = sorted(p.name for p in out.iterdir() if p.suffix in (".py", ".ipynb"))
     programs.remove("ptb_lstm.py")
     programs.insert(0, "ptb_lstm.py")
-    proc = subprocess.run([sys.executable, str(runner)] + [str(out / p) for p in programs],
-                          cwd=str(out), env=_env(), capture_output=True, text=True,
-                          timeout=SUBPROCESS_TIMEOUT)
+    proc = subprocess.run(
+        [sys.executable, str(runner)] + [str(out / p) for p in programs],
+        cwd=str(out),
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=SUBPROCESS_TIMEOUT,
+    )
     assert proc.returncode == 0, proc.stderr[-4000:]
     line = [l for l in proc.stdout.splitlines() if l.startswith("RESULTS ")][-1]
-    return json.loads(line[len("RESULTS "):])
+    return json.loads(line[len("RESULTS ") :])
 
 
 # ---- NumPy references for the linear-regression programs -------------------------------
@@ -145,6 +152,7 @@ def _clip_global(clip_norm, norms=None):
         if norms is not None:
             norms.append(norm)
         return [g * min(1.0, clip_norm / norm) for g in grads]
+
     return transform
 
 
@@ -161,6 +169,7 @@ def _chain(*transforms):
         for t in transforms:
             grads = t(grads)
         return grads
+
     return transform
 
 
@@ -172,11 +181,12 @@ def _adaptive(decay, std_factor=2.0, epsilon=1e-8):
         norm = _norm(grads)
         log_norm = np.log(norm + epsilon)
         state["mean"] -= (1 - decay) * (state["mean"] - log_norm)
-        state["sq_mean"] -= (1 - decay) * (state["sq_mean"] - log_norm ** 2)
+        state["sq_mean"] -= (1 - decay) * (state["sq_mean"] - log_norm**2)
         std = np.sqrt(max(epsilon, state["sq_mean"] - state["mean"] ** 2))
         max_norm = np.exp(state["mean"] + std_factor * std)
         factor = 1.0 if norm < max_norm else np.exp(state["mean"]) / norm
         return [g * factor for g in grads]
+
     return transform
 
 
@@ -184,6 +194,7 @@ def _sgd(lr):
     def apply(params, grads, step):
         for p, g in zip(params, grads):
             p -= lr * g
+
     return apply
 
 
@@ -194,6 +205,7 @@ def _momentum(lr, momentum):
         for i, (p, g) in enumerate(zip(params, grads)):
             accumulators[i] = momentum * accumulators.get(i, 0.0) + g
             p -= lr * accumulators[i]
+
     return apply
 
 
@@ -201,11 +213,12 @@ def _adam(lr, beta1=0.9, beta2=0.999, epsilon=1e-8):
     m, v = {}, {}
 
     def apply(params, grads, step):
-        lr_t = lr * np.sqrt(1 - beta2 ** step) / (1 - beta1 ** step)
+        lr_t = lr * np.sqrt(1 - beta2**step) / (1 - beta1**step)
         for i, (p, g) in enumerate(zip(params, grads)):
             m[i] = beta1 * m.get(i, 0.0) + (1 - beta1) * g
             v[i] = beta2 * v.get(i, 0.0) + (1 - beta2) * g * g
             p -= lr_t * m[i] / (np.sqrt(v[i]) + epsilon)
+
     return apply
 
 
@@ -216,7 +229,7 @@ def _linear(transform, optimizer, steps=3):
     losses = []
     for step in range(1, steps + 1):
         residual = x.dot(params[0]) + params[1] - y
-        losses.append(np.mean(residual ** 2))
+        losses.append(np.mean(residual**2))
         grads = [2.0 * x.T.dot(residual) / len(x), np.array([2.0 * residual.mean()])]
         optimizer(params, transform(grads), step)
     return {"losses": losses, "w": params[0].ravel(), "b": params[1], "global_step": steps}
@@ -231,12 +244,9 @@ def _assert_close(actual, expected, rtol=1e-5, atol=1e-6):
 LINEAR_REFERENCES = {
     "estimator_clip_gradients_by_norm.py": lambda: _linear(_clip_global(1.0), _sgd(0.1)),
     "layers_optimize_loss.py": lambda: _linear(_clip_global(1.0), _adam(0.1)),
-    "layers_adaptive_clipping.py": lambda: _linear(
-        _chain(_times(1, 2.0), _adaptive(decay=0.9)), _sgd(0.1)),
-    "slim_create_train_op.py": lambda: _linear(
-        _chain(_times(1, 2.0), _clip_each(0.5)), _momentum(0.05, 0.9)),
-    "slim_learning_helpers.py": lambda: _linear(
-        _chain(_times(0, 0.5), _clip_each(0.3)), _sgd(0.1)),
+    "layers_adaptive_clipping.py": lambda: _linear(_chain(_times(1, 2.0), _adaptive(decay=0.9)), _sgd(0.1)),
+    "slim_create_train_op.py": lambda: _linear(_chain(_times(1, 2.0), _clip_each(0.5)), _momentum(0.05, 0.9)),
+    "slim_learning_helpers.py": lambda: _linear(_chain(_times(0, 0.5), _clip_each(0.3)), _sgd(0.1)),
     "slim_notebook.ipynb": lambda: _linear(_clip_each(1.0), _adam(0.05)),
 }
 
@@ -249,15 +259,13 @@ def test_upgraded_program_reproduces_reference(results, program):
     if "summary_bytes" in extras:
         assert extras["summary_bytes"] is True
     if "adaptive_vars" in extras:
-        assert extras["adaptive_vars"] == [
-            "OptimizeLoss/AdaptiveMaxNorm/mean", "OptimizeLoss/AdaptiveMaxNorm/sq_mean"]
+        assert extras["adaptive_vars"] == ["OptimizeLoss/AdaptiveMaxNorm/mean", "OptimizeLoss/AdaptiveMaxNorm/sq_mean"]
 
 
 def test_upgraded_training_program_reproduces_reference(results):
     result = results["training_create_train_op.py"]
     _assert_close(result["clip_each"], _linear(_clip_each(0.5), _sgd(0.1)))
-    _assert_close(result["multiply_then_clip"],
-                  _linear(_chain(_times(0, 3.0), _clip_each(0.5)), _momentum(0.05, 0.9)))
+    _assert_close(result["multiply_then_clip"], _linear(_chain(_times(0, 3.0), _clip_each(0.5)), _momentum(0.05, 0.9)))
 
 
 def test_upgraded_opt_program_reproduces_reference(results):
@@ -272,10 +280,12 @@ def test_upgraded_keras_layers_program_reproduces_reference(results):
     """tf.layers.dense + tf.keras.layers.Dense, optimize_loss(clip_gradients=0.5), Momentum."""
     x, y = _data()
     init = np.random.RandomState(7)
-    params = {"hidden/kernel": init.uniform(-0.5, 0.5, (3, 4)).astype(np.float32).astype(np.float64),
-              "hidden/bias": np.full(4, 0.1),
-              "output/kernel": init.uniform(-0.5, 0.5, (4, 1)).astype(np.float32).astype(np.float64),
-              "output/bias": np.zeros(1)}
+    params = {
+        "hidden/kernel": init.uniform(-0.5, 0.5, (3, 4)).astype(np.float32).astype(np.float64),
+        "hidden/bias": np.full(4, 0.1),
+        "output/kernel": init.uniform(-0.5, 0.5, (4, 1)).astype(np.float32).astype(np.float64),
+        "output/bias": np.zeros(1),
+    }
     names = sorted(params)
     apply = _momentum(0.05, 0.9)
     losses = []
@@ -283,11 +293,15 @@ def test_upgraded_keras_layers_program_reproduces_reference(results):
         pre = x.dot(params["hidden/kernel"]) + params["hidden/bias"]
         hidden = np.maximum(pre, 0.0)
         residual = hidden.dot(params["output/kernel"]) + params["output/bias"] - y
-        losses.append(np.mean(residual ** 2))
+        losses.append(np.mean(residual**2))
         d_out = 2.0 * residual / len(x)
         d_pre = d_out.dot(params["output/kernel"].T) * (pre > 0)
-        grads = {"output/kernel": hidden.T.dot(d_out), "output/bias": d_out.sum(0),
-                 "hidden/kernel": x.T.dot(d_pre), "hidden/bias": d_pre.sum(0)}
+        grads = {
+            "output/kernel": hidden.T.dot(d_out),
+            "output/bias": d_out.sum(0),
+            "hidden/kernel": x.T.dot(d_pre),
+            "hidden/bias": d_pre.sum(0),
+        }
         ordered = _clip_global(0.5)([grads[n] for n in names])
         values = [params[n] for n in names]
         apply(values, ordered, step)
@@ -295,8 +309,7 @@ def test_upgraded_keras_layers_program_reproduces_reference(results):
     np.testing.assert_allclose(result["losses"], losses, rtol=1e-5)
     assert sorted(result["variables"]) == names
     for name in names:
-        np.testing.assert_allclose(result["variables"][name], params[name].ravel(),
-                                   rtol=1e-5, atol=1e-6, err_msg=name)
+        np.testing.assert_allclose(result["variables"][name], params[name].ravel(), rtol=1e-5, atol=1e-6, err_msg=name)
 
 
 PTB_VARIABLES = [
@@ -315,16 +328,19 @@ def _ptb_reference():
     vocab, size, steps, batch = 10, 8, 5, 2
     raw = np.random.RandomState(0).randint(0, vocab, size=32)
     data = raw.reshape(batch, -1)
-    batches = [(data[:, i * steps:(i + 1) * steps], data[:, i * steps + 1:(i + 1) * steps + 1])
-               for i in range((data.shape[1] - 1) // steps)]
+    batches = [
+        (data[:, i * steps : (i + 1) * steps], data[:, i * steps + 1 : (i + 1) * steps + 1])
+        for i in range((data.shape[1] - 1) // steps)
+    ]
     rng = np.random.RandomState(1234)
     initial = {name: rng.uniform(-0.1, 0.1, shape) for name, shape in PTB_VARIABLES}
     with tf.Graph().as_default():
         var = {name: tf.Variable(value.astype(np.float32)) for name, value in initial.items()}
         x = v1.placeholder(tf.int32, [batch, steps])
         y = v1.placeholder(tf.int32, [batch, steps])
-        state_in = [(v1.placeholder(tf.float32, [batch, size]), v1.placeholder(tf.float32, [batch, size]))
-                    for _ in range(2)]
+        state_in = [
+            (v1.placeholder(tf.float32, [batch, size]), v1.placeholder(tf.float32, [batch, size])) for _ in range(2)
+        ]
         inputs = tf.einsum("btv,vh->bth", tf.one_hot(x, vocab), var["Model/embedding"])
         state, outputs = list(state_in), []
         for t in range(steps):
@@ -372,8 +388,7 @@ def test_upgraded_ptb_lstm_reproduces_hand_written_reference(results):
     np.testing.assert_allclose(result["norms"], norms, rtol=1e-5)
     assert sorted(result["variables"]) == [name for name, _ in PTB_VARIABLES]
     for name, value in values.items():
-        np.testing.assert_allclose(result["variables"][name], value.ravel(),
-                                   rtol=1e-4, atol=1e-6, err_msg=name)
+        np.testing.assert_allclose(result["variables"][name], value.ravel(), rtol=1e-4, atol=1e-6, err_msg=name)
 
 
 # ---- the converted text ------------------------------------------------------------------
@@ -394,8 +409,7 @@ def test_tree_is_converted_without_errors_and_other_files_are_copied(upgraded):
 
 def test_copyotherfiles_false_copies_only_converted_files(tmp_path):
     out = tmp_path / "out"
-    status, _ = _run(["--intree", RUNNABLE, "--outtree", str(out), "--copyotherfiles", "False"],
-                     tmp_path)
+    status, _ = _run(["--intree", RUNNABLE, "--outtree", str(out), "--copyotherfiles", "False"], tmp_path)
     assert status == 0
     names = sorted(os.listdir(out))
     assert names == sorted(n for n in os.listdir(RUNNABLE) if n.endswith((".py", ".ipynb")))
@@ -407,10 +421,10 @@ def test_every_spelling_is_rewritten_and_arguments_are_kept(upgraded):
     def text(name):
         return (out / name).read_text()
 
-    assert "tf1clip.contrib.estimator.clip_gradients_by_norm(\n" in text(
-        "estimator_clip_gradients_by_norm.py")
+    assert "tf1clip.contrib.estimator.clip_gradients_by_norm(\n" in text("estimator_clip_gradients_by_norm.py")
     assert "global_step = tf1clip.contrib.framework.get_or_create_global_step()" in text(
-        "estimator_clip_gradients_by_norm.py")
+        "estimator_clip_gradients_by_norm.py"
+    )
     layers = text("layers_optimize_loss.py")
     assert "from tf1clip.contrib.layers import optimize_loss\n" in layers
     assert "global_step=tf1clip.contrib.framework.get_global_step()," in layers
@@ -418,7 +432,7 @@ def test_every_spelling_is_rewritten_and_arguments_are_kept(upgraded):
     assert "colocate_gradients_with_ops=True)" in layers
     adaptive = text("layers_adaptive_clipping.py")
     assert "from tf1clip.contrib import layers as optimizers_lib\n" in adaptive
-    assert "optimizer=tf1clip.contrib.layers.OPTIMIZER_CLS_NAMES[\"SGD\"]," in adaptive
+    assert 'optimizer=tf1clip.contrib.layers.OPTIMIZER_CLS_NAMES["SGD"],' in adaptive
     assert "clip_gradients=optimizers_lib.adaptive_clipping_fn(decay=0.9))" in adaptive
     training = text("training_create_train_op.py")
     assert "from tf1clip.contrib import training as contrib_training\n" in training
@@ -429,8 +443,7 @@ def test_every_spelling_is_rewritten_and_arguments_are_kept(upgraded):
     assert "train_op = slim.learning.create_train_op(" in slim
     assert "colocate_gradients_with_ops=True)" in slim
     assert "slim = tf1clip.contrib.slim\n" in text("slim_learning_helpers.py")
-    assert "tf1clip.contrib.opt.clip_gradients_by_global_norm(" in text(
-        "opt_clip_gradients_by_global_norm.py")
+    assert "tf1clip.contrib.opt.clip_gradients_by_global_norm(" in text("opt_clip_gradients_by_global_norm.py")
 
 
 def test_import_graph_mode_and_legacy_keras_lines_are_added_once_where_needed(upgraded):
@@ -442,10 +455,9 @@ def test_import_graph_mode_and_legacy_keras_lines_are_added_once_where_needed(up
         lines = (out / name).read_text().splitlines()
         tf_index = lines.index("import tensorflow as tf")
         assert sum(disable in line for line in lines) == 1, name
-        extra = lines[tf_index + 1:tf_index + 3]
+        extra = lines[tf_index + 1 : tf_index + 3]
         assert disable in extra[-1] or disable in extra[0], name
-        uses_tf1clip = any("tf1clip.contrib." in l and not l.startswith(("import", "from"))
-                           for l in lines)
+        uses_tf1clip = any("tf1clip.contrib." in l and not l.startswith(("import", "from")) for l in lines)
         assert lines.count("import tf1clip.contrib") == (1 if uses_tf1clip else 0), name
         if uses_tf1clip:
             assert lines[tf_index + 1] == "import tf1clip.contrib", name
@@ -457,10 +469,8 @@ def test_import_graph_mode_and_legacy_keras_lines_are_added_once_where_needed(up
     assert "needs graph mode, which TensorFlow 2 turns off" in report
     assert "tf.compat.v1.nn.rnn_cell.BasicLSTMCell needs Keras 2" in report
     summary = report.split("Added so that the code runs on TensorFlow 2")[1].split("-" * 80)[0]
-    assert "ptb_lstm.py: os.environ[\"TF_USE_LEGACY_KERAS\"] = \"1\"; " \
-           "tf.compat.v1.disable_eager_execution()\n" in summary
-    assert "slim_learning_helpers.py: import tf1clip.contrib; " \
-           "tf.compat.v1.disable_eager_execution()\n" in summary
+    assert 'ptb_lstm.py: os.environ["TF_USE_LEGACY_KERAS"] = "1"; tf.compat.v1.disable_eager_execution()\n' in summary
+    assert "slim_learning_helpers.py: import tf1clip.contrib; tf.compat.v1.disable_eager_execution()\n" in summary
     ptb = (out / "ptb_lstm.py").read_text()
     assert ptb.startswith('"""A small PTB-style LSTM')  # docstring and __future__ stay first
     assert "from __future__ import print_function\n\nimport os\n" in ptb
@@ -488,11 +498,14 @@ def test_notebook_is_converted_cell_by_cell(tmp_path):
     assert after["cells"][0] == before["cells"][0]  # markdown untouched
     assert after["metadata"] == before["metadata"]
     assert after["cells"][1]["source"] == [
-        "%matplotlib inline\n", "import json\n", "\n", "import numpy as np\n",
+        "%matplotlib inline\n",
+        "import json\n",
+        "\n",
+        "import numpy as np\n",
         "import tensorflow as tf\n",
-        "tf.compat.v1.disable_eager_execution()  # tf1clip-upgrade: placeholders and Sessions "
-        "need graph mode\n",
-        "from tf1clip.contrib import slim"]
+        "tf.compat.v1.disable_eager_execution()  # tf1clip-upgrade: placeholders and Sessions need graph mode\n",
+        "from tf1clip.contrib import slim",
+    ]
     code = "".join(after["cells"][2]["source"])
     assert "tf.compat.v1.placeholder(tf.float32" in code
     assert "slim.learning.create_train_op(loss, tf.compat.v1.train.AdamOptimizer(0.05)," in code
@@ -521,10 +534,18 @@ def test_unsupported_contrib_symbols_are_errors_naming_the_successor(tmp_path):
     assert all(e.startswith(UNSUPPORTED + ":") for e in errors)
     located = [(int(e.split(":")[1]), e.split(": ERROR: ")[1]) for e in errors]
     assert [line for line, _ in located] == [3, 4, 5, 8, 9, 10, 11, 12, 13, 14]
-    successors = {3: "tensorflow-gan", 4: "tf.keras.layers.LSTM", 5: "tf.compat.v1.train optimizer",
-                  8: "tf.keras.layers.LSTM", 9: "tensorflow-gan", 10: "tensorflow-model-optimization",
-                  11: "tf.compat.v1 graph", 12: "tf.compat.v1.train optimizer", 13: "tf.compat.v1.train",
-                  14: "tf.compat.v1.nn.rnn_cell"}
+    successors = {
+        3: "tensorflow-gan",
+        4: "tf.keras.layers.LSTM",
+        5: "tf.compat.v1.train optimizer",
+        8: "tf.keras.layers.LSTM",
+        9: "tensorflow-gan",
+        10: "tensorflow-model-optimization",
+        11: "tf.compat.v1 graph",
+        12: "tf.compat.v1.train optimizer",
+        13: "tf.compat.v1.train",
+        14: "tf.compat.v1.nn.rnn_cell",
+    }
     for line, message in located:
         assert successors[line] in message, (line, message)
     assert "(10 errors)" in report
@@ -558,8 +579,14 @@ def test_console_script_and_module_run_and_set_exit_status(upgraded, tmp_path):
         '&& "{py}" -m tf1clip.upgrade --infile "{bad}" --outfile bad.py --reportfile r2.txt '
         '> log2.txt; echo "status=$?"'
     ).format(script=script, old=old, py=sys.executable, bad=UNSUPPORTED)
-    proc = subprocess.run(["bash", "-c", command], cwd=str(tmp_path), env=_env(),
-                          capture_output=True, text=True, timeout=SUBPROCESS_TIMEOUT)
+    proc = subprocess.run(
+        ["bash", "-c", command],
+        cwd=str(tmp_path),
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=SUBPROCESS_TIMEOUT,
+    )
     assert proc.stdout.strip().endswith("status=1"), proc.stdout + proc.stderr[-3000:]
     result = json.loads((tmp_path / "run.txt").read_text().split("RESULT ", 1)[1])
     _assert_close(result, LINEAR_REFERENCES["estimator_clip_gradients_by_norm.py"]())
@@ -570,52 +597,77 @@ def test_console_script_and_module_run_and_set_exit_status(upgraded, tmp_path):
 # ---- rewriting rules on small sources ----------------------------------------------------
 
 
-@pytest.mark.parametrize("before, after", [
-    ("import tensorflow as tf\nfn = tf.contrib.layers.adaptive_clipping_fn()\n",
-     "import tensorflow as tf\nimport tf1clip.contrib\nfn = tf1clip.contrib.layers.adaptive_clipping_fn()\n"),
-    ("from tensorflow.contrib.layers.python.layers.optimizers import adaptive_clipping_fn\n",
-     "from tf1clip.contrib.layers import adaptive_clipping_fn\n"),
-    ("from tensorflow.contrib.slim.python.slim import learning\n",
-     "from tf1clip.contrib.slim import learning\n"),
-    ("from tensorflow import contrib\nop = contrib.training.create_train_op(loss, opt)\n",
-     "from tf1clip import contrib\nop = contrib.training.create_train_op(loss, opt)\n"),
-    ("import tensorflow.contrib.slim\nop = tensorflow.contrib.slim.learning.create_train_op(l, o)\n",
-     "import tf1clip.contrib.slim\nop = tf1clip.contrib.slim.learning.create_train_op(l, o)\n"),
-    ("import tensorflow as tf\nlayers = tf.contrib.layers\nol = layers.optimize_loss\n"
-     "names = layers.OPTIMIZER_CLS_NAMES.keys()\n",
-     "import tensorflow as tf\nimport tf1clip.contrib\ntf.compat.v1.disable_eager_execution()  # tf1clip-upgrade: TF 1 graph code needs graph mode\n"
-     "layers = tf1clip.contrib.layers\nol = layers.optimize_loss\nnames = layers.OPTIMIZER_CLS_NAMES.keys()\n"),
-    ("import tensorflow as tf\nnames = tf.contrib.layers.OPTIMIZER_CLS_NAMES.keys()\n",
-     "import tensorflow as tf\nimport tf1clip.contrib\n"
-     "names = tf1clip.contrib.layers.OPTIMIZER_CLS_NAMES.keys()\n"),
-    ("import tensorflow as tf\nslim = tf.contrib.slim\nlearning = slim.learning\n"
-     "step = slim.get_or_create_global_step()\n",
-     "import tensorflow as tf\nimport tf1clip.contrib\nslim = tf1clip.contrib.slim\n"
-     "learning = slim.learning\nstep = slim.get_or_create_global_step()\n"),
-    ("from tensorflow.contrib.layers import (optimize_loss,  # the one we use\n"
-     "                                       OPTIMIZER_SUMMARIES)\n",
-     "from tf1clip.contrib.layers import (optimize_loss,  # the one we use\n"
-     "                                       OPTIMIZER_SUMMARIES)\n"),
-    ("import tensorflow as tf\nimport tf1clip\nx = tf1clip.contrib.opt.clip_gradients_by_global_norm(g)\n",
-     "import tensorflow as tf\nimport tf1clip.contrib\nimport tf1clip\n"
-     "x = tf1clip.contrib.opt.clip_gradients_by_global_norm(g)\n"),
-    ("import tensorflow as tf\nimport tf1clip\nopt = tf1clip.clip_gradients_by_norm(o, 1.0)\n",
-     "import tensorflow as tf\nimport tf1clip\nopt = tf1clip.clip_gradients_by_norm(o, 1.0)\n"),
-])
+@pytest.mark.parametrize(
+    "before, after",
+    [
+        (
+            "import tensorflow as tf\nfn = tf.contrib.layers.adaptive_clipping_fn()\n",
+            "import tensorflow as tf\nimport tf1clip.contrib\nfn = tf1clip.contrib.layers.adaptive_clipping_fn()\n",
+        ),
+        (
+            "from tensorflow.contrib.layers.python.layers.optimizers import adaptive_clipping_fn\n",
+            "from tf1clip.contrib.layers import adaptive_clipping_fn\n",
+        ),
+        ("from tensorflow.contrib.slim.python.slim import learning\n", "from tf1clip.contrib.slim import learning\n"),
+        (
+            "from tensorflow import contrib\nop = contrib.training.create_train_op(loss, opt)\n",
+            "from tf1clip import contrib\nop = contrib.training.create_train_op(loss, opt)\n",
+        ),
+        (
+            "import tensorflow.contrib.slim\nop = tensorflow.contrib.slim.learning.create_train_op(l, o)\n",
+            "import tf1clip.contrib.slim\nop = tf1clip.contrib.slim.learning.create_train_op(l, o)\n",
+        ),
+        (
+            "import tensorflow as tf\nlayers = tf.contrib.layers\nol = layers.optimize_loss\n"
+            "names = layers.OPTIMIZER_CLS_NAMES.keys()\n",
+            "import tensorflow as tf\nimport tf1clip.contrib\ntf.compat.v1.disable_eager_execution()  # tf1clip-upgrade: TF 1 graph code needs graph mode\n"
+            "layers = tf1clip.contrib.layers\nol = layers.optimize_loss\nnames = layers.OPTIMIZER_CLS_NAMES.keys()\n",
+        ),
+        (
+            "import tensorflow as tf\nnames = tf.contrib.layers.OPTIMIZER_CLS_NAMES.keys()\n",
+            "import tensorflow as tf\nimport tf1clip.contrib\n"
+            "names = tf1clip.contrib.layers.OPTIMIZER_CLS_NAMES.keys()\n",
+        ),
+        (
+            "import tensorflow as tf\nslim = tf.contrib.slim\nlearning = slim.learning\n"
+            "step = slim.get_or_create_global_step()\n",
+            "import tensorflow as tf\nimport tf1clip.contrib\nslim = tf1clip.contrib.slim\n"
+            "learning = slim.learning\nstep = slim.get_or_create_global_step()\n",
+        ),
+        (
+            "from tensorflow.contrib.layers import (optimize_loss,  # the one we use\n"
+            "                                       OPTIMIZER_SUMMARIES)\n",
+            "from tf1clip.contrib.layers import (optimize_loss,  # the one we use\n"
+            "                                       OPTIMIZER_SUMMARIES)\n",
+        ),
+        (
+            "import tensorflow as tf\nimport tf1clip\nx = tf1clip.contrib.opt.clip_gradients_by_global_norm(g)\n",
+            "import tensorflow as tf\nimport tf1clip.contrib\nimport tf1clip\n"
+            "x = tf1clip.contrib.opt.clip_gradients_by_global_norm(g)\n",
+        ),
+        (
+            "import tensorflow as tf\nimport tf1clip\nopt = tf1clip.clip_gradients_by_norm(o, 1.0)\n",
+            "import tensorflow as tf\nimport tf1clip\nopt = tf1clip.clip_gradients_by_norm(o, 1.0)\n",
+        ),
+    ],
+)
 def test_rewrites(tmp_path, before, after):
     status, text, report = _convert(before, tmp_path)
     assert (status, text) == (0, after), report
 
 
 def test_keeps_colocate_gradients_with_ops_where_tf1clip_takes_it(tmp_path):
-    status, text, _ = _convert("""\
+    status, text, _ = _convert(
+        """\
         import tensorflow as tf
         slim = tf.contrib.slim
         a = tf.contrib.layers.optimize_loss(loss, step, 0.1, "SGD", colocate_gradients_with_ops=True)
         b = tf.contrib.training.create_train_op(loss, opt, colocate_gradients_with_ops=True)
         c = slim.learning.create_train_op(loss, opt, colocate_gradients_with_ops=True)
         d = opt.minimize(loss, colocate_gradients_with_ops=True)
-        """, tmp_path)
+        """,
+        tmp_path,
+    )
     assert status == 0
     assert text.count("colocate_gradients_with_ops=True") == 3
     assert "tf1clip.contrib.layers.optimize_loss(" in text
@@ -624,27 +676,34 @@ def test_keeps_colocate_gradients_with_ops_where_tf1clip_takes_it(tmp_path):
 
 
 def test_alias_of_a_contrib_symbol_tf_upgrade_v2_knows_is_converted_by_it(tmp_path):
-    status, text, report = _convert("""\
+    status, text, report = _convert(
+        """\
         import tensorflow as tf
         framework = tf.contrib.framework
         order = framework.argsort(x)
         init = framework.get_variables()
-        """, tmp_path)
+        """,
+        tmp_path,
+    )
     assert status == 0, report
-    assert text == ("import tensorflow as tf\nimport tf1clip.contrib\nframework = tf1clip.contrib.framework\n"
-                    "order = tf.argsort(x)\ninit = framework.get_variables()\n")
-    assert "Renamed 'framework.argsort' to 'tf.contrib.framework.argsort' so that " \
-           "tf_upgrade_v2 converts it" in report
+    assert text == (
+        "import tensorflow as tf\nimport tf1clip.contrib\nframework = tf1clip.contrib.framework\n"
+        "order = tf.argsort(x)\ninit = framework.get_variables()\n"
+    )
+    assert "Renamed 'framework.argsort' to 'tf.contrib.framework.argsort' so that tf_upgrade_v2 converts it" in report
 
 
 def test_imports_of_unprovided_contrib_are_errors_but_convertible_uses_are_converted(tmp_path):
-    status, text, report = _convert("""\
+    status, text, report = _convert(
+        """\
         import tensorflow as tf
         import tensorflow.contrib.rnn as rnn
         from tensorflow.contrib.layers import *
         cell = rnn.LSTMCell(4)
         op = getattr(tf.contrib.layers, "optimize_loss")
-        """, tmp_path)
+        """,
+        tmp_path,
+    )
     assert status == 1
     errors = [e.split("old.py:")[1] for e in _errors(report)]
     assert len(errors) == 1
@@ -662,59 +721,73 @@ def test_graph_mode_is_added_only_when_needed(tmp_path):
         source = "import tensorflow as tf\n%s\nx = tf.placeholder(tf.float32)\n" % explicit
         text = _convert(source, tmp_path)[1]
         assert "disable_eager_execution()  # tf1clip-upgrade" not in text
-    status, text, report = _convert("""\
+    status, text, report = _convert(
+        """\
         import numpy as np
         try:
             import tensorflow as tf
         except ImportError:
             raise
         sess = tf.Session()
-        """, tmp_path)
+        """,
+        tmp_path,
+    )
     assert text.splitlines()[5] == (
-        "tf.compat.v1.disable_eager_execution()  # tf1clip-upgrade: placeholders and Sessions need "
-        "graph mode")
+        "tf.compat.v1.disable_eager_execution()  # tf1clip-upgrade: placeholders and Sessions need graph mode"
+    )
     status, text, report = _convert("import numpy\n\ndef f():\n    sess = tf.Session()\n", tmp_path)
     assert status == 0 and "disable_eager_execution" not in text
     assert "WARNING: tf.compat.v1.Session needs graph mode, but this file has no module-level" in report
 
 
 def test_legacy_keras_is_set_before_the_first_import(tmp_path):
-    status, text, report = _convert('''\
+    status, text, report = _convert(
+        '''\
         """Doc."""
         import os
         import tensorflow as tf
         y = tf.layers.dense(tf.ones([1, 2]), 3)
-        ''', tmp_path)
+        ''',
+        tmp_path,
+    )
     assert status == 0, report
-    assert text == ('"""Doc."""\nimport os\nos.environ["TF_USE_LEGACY_KERAS"] = "1"  # tf1clip-upgrade: '
-                    'tf.compat.v1.layers.dense needs Keras 2 (tf-keras)\nimport tensorflow as tf\n'
-                    'y = tf.compat.v1.layers.dense(tf.ones([1, 2]), 3)\n')
+    assert text == (
+        '"""Doc."""\nimport os\nos.environ["TF_USE_LEGACY_KERAS"] = "1"  # tf1clip-upgrade: '
+        "tf.compat.v1.layers.dense needs Keras 2 (tf-keras)\nimport tensorflow as tf\n"
+        "y = tf.compat.v1.layers.dense(tf.ones([1, 2]), 3)\n"
+    )
     graph_keras = "import tensorflow as tf\nx = tf.placeholder(tf.float32)\ny = tf.keras.layers.Dense(2)(x)\n"
     text = _convert(graph_keras, tmp_path)[1]
-    assert text.startswith('import os\nos.environ["TF_USE_LEGACY_KERAS"] = "1"  # tf1clip-upgrade: '
-                           'tf.keras.layers.Dense needs Keras 2 (tf-keras)\nimport tensorflow as tf\n')
+    assert text.startswith(
+        'import os\nos.environ["TF_USE_LEGACY_KERAS"] = "1"  # tf1clip-upgrade: '
+        "tf.keras.layers.Dense needs Keras 2 (tf-keras)\nimport tensorflow as tf\n"
+    )
 
 
 def test_safety_mode_keeps_v1_api_and_still_rewrites_contrib(tmp_path):
-    status, text, report = _convert("""\
+    status, text, report = _convert(
+        """\
         import tensorflow as tf
         x = tf.placeholder(tf.float32)
         opt = tf.contrib.estimator.clip_gradients_by_norm(tf.train.AdamOptimizer(0.1), 1.0)
-        """, tmp_path, "--mode", "SAFETY")
+        """,
+        tmp_path,
+        "--mode",
+        "SAFETY",
+    )
     assert status == 0, report
     assert text == (
         "import tensorflow.compat.v1 as tf\nimport tf1clip.contrib\n"
         "tf.compat.v1.disable_eager_execution()  # tf1clip-upgrade: placeholders and Sessions need "
         "graph mode\nx = tf.placeholder(tf.float32)\n"
-        "opt = tf1clip.contrib.estimator.clip_gradients_by_norm(tf.train.AdamOptimizer(0.1), 1.0)\n")
+        "opt = tf1clip.contrib.estimator.clip_gradients_by_norm(tf.train.AdamOptimizer(0.1), 1.0)\n"
+    )
 
 
 def test_tf_estimator_is_reported_as_removed(tmp_path):
-    status, _, report = _convert("import tensorflow as tf\nest = tf.estimator.Estimator(model_fn)\n",
-                                 tmp_path)
+    status, _, report = _convert("import tensorflow as tf\nest = tf.estimator.Estimator(model_fn)\n", tmp_path)
     assert status == 1
-    assert "old.py:2:6: ERROR: tf.estimator.Estimator: tf.estimator was removed in " \
-           "TensorFlow 2.16" in report
+    assert "old.py:2:6: ERROR: tf.estimator.Estimator: tf.estimator was removed in TensorFlow 2.16" in report
 
 
 def test_unparsable_file_is_an_error_and_is_left_unchanged(tmp_path):
@@ -726,12 +799,15 @@ def test_unparsable_file_is_an_error_and_is_left_unchanged(tmp_path):
     assert "broken.py:0:0: ERROR: Failed to parse" in report
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--infile", "x.py"], "exactly one of --outfile and --inplace"),
-    (["--infile", "missing.py", "--outfile", "y.py"], "is not a file"),
-    (["--intree", ".", "--outtree", "."], "must not exist"),
-    (["--intree", ".", "--outtree", "new", "--copyotherfiles", "maybe"], "expected True or False"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--infile", "x.py"], "exactly one of --outfile and --inplace"),
+        (["--infile", "missing.py", "--outfile", "y.py"], "is not a file"),
+        (["--intree", ".", "--outtree", "."], "must not exist"),
+        (["--intree", ".", "--outtree", "new", "--copyotherfiles", "maybe"], "expected True or False"),
+    ],
+)
 def test_command_line_errors_exit_with_status_2(tmp_path, monkeypatch, capsys, args, message):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "x.py").write_text("x = 1\n")
@@ -748,8 +824,7 @@ def test_every_rewrite_target_exists_in_tf1clip_contrib():
         "tf.contrib.layers.OPTIMIZER_CLS_NAMES": "tf1clip.contrib.layers.OPTIMIZER_CLS_NAMES",
         "tf.contrib.layers.OPTIMIZER_SUMMARIES": "tf1clip.contrib.layers.OPTIMIZER_SUMMARIES",
         "tf.contrib.layers.adaptive_clipping_fn": "tf1clip.contrib.layers.adaptive_clipping_fn",
-        "tf.contrib.layers.python.layers.optimizers.adaptive_clipping_fn":
-            "tf1clip.contrib.layers.adaptive_clipping_fn",
+        "tf.contrib.layers.python.layers.optimizers.adaptive_clipping_fn": "tf1clip.contrib.layers.adaptive_clipping_fn",
         "tf.contrib.training.clip_gradient_norms": "tf1clip.contrib.training.clip_gradient_norms",
         "tf.contrib.training.clip_gradient_norms_fn": "tf1clip.contrib.training.clip_gradient_norms_fn",
         "tf.contrib.training.multiply_gradients": "tf1clip.contrib.training.multiply_gradients",
@@ -758,18 +833,21 @@ def test_every_rewrite_target_exists_in_tf1clip_contrib():
         "tf.contrib.slim": "tf1clip.contrib.slim",
         "tf.contrib.slim.learning.clip_gradient_norms": "tf1clip.contrib.slim.learning.clip_gradient_norms",
         "tf.contrib.slim.learning.multiply_gradients": "tf1clip.contrib.slim.learning.multiply_gradients",
-        "tf.contrib.slim.learning.add_gradients_summaries":
-            "tf1clip.contrib.slim.learning.add_gradients_summaries",
+        "tf.contrib.slim.learning.add_gradients_summaries": "tf1clip.contrib.slim.learning.add_gradients_summaries",
         "tf.contrib.slim.learning.create_train_op": "tf1clip.contrib.slim.learning.create_train_op",
         "tf.contrib.opt.clip_gradients_by_global_norm": "tf1clip.contrib.opt.clip_gradients_by_global_norm",
         "tf.contrib.framework.get_global_step": "tf1clip.contrib.framework.get_global_step",
-        "tf.contrib.framework.get_or_create_global_step":
-            "tf1clip.contrib.framework.get_or_create_global_step",
+        "tf.contrib.framework.get_or_create_global_step": "tf1clip.contrib.framework.get_or_create_global_step",
     }
     for contrib, target in sorted(targets.items()):
         assert _rules.supported(contrib)[:2] == (len(contrib.split(".")), target), contrib
         module, _, name = target.rpartition(".")
         assert hasattr(importlib.import_module(module), name), target
-    for missing in ("tf.contrib.layers.embedding_column", "tf.contrib.opt.LazyAdamOptimizer",
-                    "tf.contrib.rnn.LSTMCell", "tf.contrib.layers.python.layers.feature_column", "tf.contrib.gan"):
+    for missing in (
+        "tf.contrib.layers.embedding_column",
+        "tf.contrib.opt.LazyAdamOptimizer",
+        "tf.contrib.rnn.LSTMCell",
+        "tf.contrib.layers.python.layers.feature_column",
+        "tf.contrib.gan",
+    ):
         assert _rules.supported(missing) is None, missing

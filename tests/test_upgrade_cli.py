@@ -14,7 +14,7 @@ pytestmark = pytest.mark.filterwarnings("ignore:visit_.* is deprecated:Deprecati
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-_PROBE = r'''
+_PROBE = r"""
 import contextlib, io, json, os, sys
 from tf1clip.upgrade import main
 results = {}
@@ -29,7 +29,7 @@ for args in (["--help"], ["--version"]):
 status = main(sys.argv[1:])
 results["convert"] = [status, os.environ.get("TF_CPP_MIN_LOG_LEVEL")]
 print("PROBE " + json.dumps(results))
-'''
+"""
 
 
 def _probe(tmp_path, env_extra=None, fake_tensorflow=None):
@@ -46,10 +46,10 @@ def _probe(tmp_path, env_extra=None, fake_tensorflow=None):
     env.update(env_extra or {})
     source = tmp_path / "old.py"
     source.write_text("import tensorflow as tf\nx = tf.placeholder(tf.float32)\n")
-    args = ["--infile", str(source), "--outfile", str(tmp_path / "new.py"), "--reportfile",
-            str(tmp_path / "r.txt")]
-    proc = subprocess.run([sys.executable, "-c", _PROBE] + args, env=env, capture_output=True, text=True,
-                          timeout=300, cwd=str(tmp_path))
+    args = ["--infile", str(source), "--outfile", str(tmp_path / "new.py"), "--reportfile", str(tmp_path / "r.txt")]
+    proc = subprocess.run(
+        [sys.executable, "-c", _PROBE] + args, env=env, capture_output=True, text=True, timeout=300, cwd=str(tmp_path)
+    )
     line = [l for l in proc.stdout.splitlines() if l.startswith("PROBE ")]
     return proc, (__import__("json").loads(line[0][6:]) if line else None)
 
@@ -69,8 +69,9 @@ def test_help_and_version_do_not_import_tensorflow_and_tf_logging_is_quieted(tmp
 
 
 def test_a_level_the_user_chose_is_kept_and_a_missing_tensorflow_is_one_line(tmp_path):
-    proc, results = _probe(tmp_path, {"TF_CPP_MIN_LOG_LEVEL": "1"},
-                           fake_tensorflow="raise ImportError('No module named tensorflow')\n")
+    proc, results = _probe(
+        tmp_path, {"TF_CPP_MIN_LOG_LEVEL": "1"}, fake_tensorflow="raise ImportError('No module named tensorflow')\n"
+    )
     assert results is not None, proc.stderr[-3000:]
     assert results["--help"][0] == 0 and results["--version"][0] == 0
     assert results["convert"] == [3, "1"]
@@ -97,8 +98,11 @@ def _report_run(tmp_path, capsys, source, *extra):
     old = tmp_path / "old.py"
     old.write_text(textwrap.dedent(source))
     target = [] if "--target" in extra else ["--target", "modern"]  # auto is "estimator" on TF 2.15
-    status = upgrade.main(["--infile", str(old), "--outfile", str(tmp_path / "new.py"), "--reportfile",
-                           str(tmp_path / "r.txt")] + target + list(extra))
+    status = upgrade.main(
+        ["--infile", str(old), "--outfile", str(tmp_path / "new.py"), "--reportfile", str(tmp_path / "r.txt")]
+        + target
+        + list(extra)
+    )
     return status, capsys.readouterr().out, (tmp_path / "r.txt").read_text()
 
 
@@ -167,8 +171,10 @@ def test_target_modern_reports_estimator_code_with_what_to_install(tmp_path, cap
 def test_target_auto_follows_the_installed_tensorflow(tmp_path, capsys):
     from tf1clip.upgrade import _convert, _engine
 
-    has_estimator = _engine.tensorflow_version() < (2, 16) and __import__("importlib.util").util.find_spec(
-        "tensorflow_estimator") is not None
+    has_estimator = (
+        _engine.tensorflow_version() < (2, 16)
+        and __import__("importlib.util").util.find_spec("tensorflow_estimator") is not None
+    )
     assert _convert.resolve_target("auto") == ("estimator" if has_estimator else "modern")
     status, _, _ = _report_run(tmp_path, capsys, ESTIMATOR_SOURCE, "--target", "auto")
     assert status == (0 if has_estimator else 1)

@@ -31,8 +31,13 @@ def _code_cell(source):
 
 # name -> (bytes, expected: "converted" | "unchanged" | "failed", mode)
 ODD = {
-    "latin1.py": ("# -*- coding: latin-1 -*-\nimport tensorflow as tf\nname = 'caf\xe9'\n"
-                  "x = tf.placeholder(tf.float32)\n".encode("latin-1"), "converted", 0o644),
+    "latin1.py": (
+        "# -*- coding: latin-1 -*-\nimport tensorflow as tf\nname = 'caf\xe9'\nx = tf.placeholder(tf.float32)\n".encode(
+            "latin-1"
+        ),
+        "converted",
+        0o644,
+    ),
     "bom.py": (b"\xef\xbb\xbf" + CONVERTIBLE.encode(), "converted", 0o644),
     "crlf.py": (CONVERTIBLE.replace("\n", "\r\n").encode(), "converted", 0o755),
     "readonly.py": (CONVERTIBLE.encode(), "converted", 0o444),
@@ -49,8 +54,11 @@ ODD = {
     "not_json.ipynb": (b"{ this is not json", "failed", 0o644),
     "code_fails.ipynb": (_notebook([_code_cell("print 'py2'\n")]).encode(), "failed", 0o644),
     "good.ipynb": (_notebook([_code_cell(CONVERTIBLE)]).encode(), "converted", 0o640),
-    "same.ipynb": (json.dumps({"cells": [_code_cell(UNCHANGED)], "nbformat": 4}, indent=4).encode(), "unchanged",
-                   0o644),
+    "same.ipynb": (
+        json.dumps({"cells": [_code_cell(UNCHANGED)], "nbformat": 4}, indent=4).encode(),
+        "unchanged",
+        0o644,
+    ),
     "zz_last.py": (CONVERTIBLE.encode(), "converted", 0o644),
 }
 
@@ -152,8 +160,9 @@ def test_odd_tree_in_place_touches_only_converted_files(tmp_path, capsys):
             assert after[rel][1] == (reference / rel).read_bytes(), rel
     _check_outputs(tree, tree, report)
     status, printed, report = _run(["--intree", str(tree), "--inplace"], tmp_path, capsys)
-    assert {rel: v[:2] for rel, v in _snapshot(tree).items() if v[0] != "link"} == \
-        {rel: v[:2] for rel, v in after.items() if v[0] != "link"}  # a second run changes nothing
+    assert {rel: v[:2] for rel, v in _snapshot(tree).items() if v[0] != "link"} == {
+        rel: v[:2] for rel, v in after.items() if v[0] != "link"
+    }  # a second run changes nothing
 
 
 def test_single_odd_files_and_exit_status(tmp_path, capsys):
@@ -163,8 +172,9 @@ def test_single_odd_files_and_exit_status(tmp_path, capsys):
     assert status == 0 and "Traceback" not in printed
     assert stat.S_IMODE(os.stat(readonly).st_mode) == 0o444
     assert CONVERTED_LINE in readonly.read_text()
-    status, printed, report = _run(["--infile", str(tree / "deep.py"), "--outfile", str(tmp_path / "d.py")],
-                                   tmp_path, capsys)
+    status, printed, report = _run(
+        ["--infile", str(tree / "deep.py"), "--outfile", str(tmp_path / "d.py")], tmp_path, capsys
+    )
     assert status == 1 and "Traceback" not in printed
     assert "nested too deeply" in report
     link = tree / "link_in_tree.py"  # --inplace through a symbolic link converts its target

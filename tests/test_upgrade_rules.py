@@ -41,41 +41,72 @@ def test_tf1clips_own_targets_exist():
             assert hasattr(target, name), (contrib, name)
 
 
-@pytest.mark.parametrize("before, after", [
-    ("import tensorflow as tf\ny = tf.contrib.slim.conv2d(x, 8, 3)\n",
-     "import tensorflow as tf\nimport tf1clip.contrib\ny = tf1clip.contrib.slim.conv2d(x, 8, 3)\n"),
-    ("import tensorflow as tf\nslim = tf.contrib.slim\ny = slim.conv2d(x, 8, 3, weights_regularizer="
-     "slim.l2_regularizer(0.1))\n",
-     "import tensorflow as tf\nimport tf1clip.contrib\nslim = tf1clip.contrib.slim\ny = slim.conv2d(x, 8, 3, "
-     "weights_regularizer=slim.l2_regularizer(0.1))\n"),
-    ("from tensorflow.contrib import slim\ny = slim.fully_connected(x, 4)\n",
-     "from tf1clip.contrib import slim\ny = slim.fully_connected(x, 4)\n"),
-    ("import tensorflow.contrib.slim as slim\nwith slim.arg_scope([slim.conv2d]):\n    pass\n",
-     "import tf1clip.contrib.slim as slim\nwith slim.arg_scope([slim.conv2d]):\n    pass\n"),
-    ("from tensorflow.contrib.layers import xavier_initializer\ninit = xavier_initializer()\n",
-     "from tf1clip.contrib.layers import xavier_initializer\ninit = xavier_initializer()\n"),
-    ("import tensorflow as tf\ninit = tf.contrib.layers.xavier_initializer()\n",
-     "import tensorflow as tf\nimport tf1clip.contrib\ninit = tf1clip.contrib.layers.xavier_initializer()\n"),
-    ("import tensorflow as tf\nwith tf.contrib.framework.arg_scope([f]):\n    v = tf.contrib.framework.get_variables()\n",
-     "import tensorflow as tf\nimport tf1clip.contrib\nwith tf1clip.contrib.framework.arg_scope([f]):\n"
-     "    v = tf1clip.contrib.framework.get_variables()\n"),
-    ("import tensorflow as tf\nl = tf.contrib.losses.mean_squared_error(p, y)\n",
-     "import tensorflow as tf\nimport tf1clip.contrib\nl = tf1clip.contrib.losses.mean_squared_error(p, y)\n"),
-    ("import tensorflow as tf\nm = tf.contrib.metrics.streaming_accuracy(p, y)\n",
-     "import tensorflow as tf\nimport tf1clip.contrib\nm = tf1clip.contrib.metrics.streaming_accuracy(p, y)\n"),
-    ("import tensorflow as tf\ntf.contrib.training.train(op, logdir)\ntf.contrib.slim.learning.train(op, logdir)\n",
-     "import tensorflow as tf\nimport tf1clip.contrib\ntf.compat.v1.disable_eager_execution()  # tf1clip-upgrade: TF 1 graph code needs graph mode\n"
-     "tf1clip.contrib.training.train(op, logdir)\n"
-     "tf1clip.contrib.slim.learning.train(op, logdir)\n"),
-    ("import tensorflow.contrib.layers as layers\nh = layers.fully_connected(x, 2)\n",
-     "import tf1clip.contrib.layers as layers\nh = layers.fully_connected(x, 2)\n"),
-    ("from tensorflow.contrib.framework import arg_scope, add_arg_scope\n",
-     "from tf1clip.contrib.framework import arg_scope, add_arg_scope\n"),
-    ("from tensorflow.contrib.layers.python.layers import initializers, layers as layers_lib\n",
-     "from tf1clip.contrib.layers import initializers, layers as layers_lib\n"),
-    ("from tensorflow.contrib.slim.python.slim.learning import train\n",
-     "from tf1clip.contrib.slim.learning import train\n"),
-])
+@pytest.mark.parametrize(
+    "before, after",
+    [
+        (
+            "import tensorflow as tf\ny = tf.contrib.slim.conv2d(x, 8, 3)\n",
+            "import tensorflow as tf\nimport tf1clip.contrib\ny = tf1clip.contrib.slim.conv2d(x, 8, 3)\n",
+        ),
+        (
+            "import tensorflow as tf\nslim = tf.contrib.slim\ny = slim.conv2d(x, 8, 3, weights_regularizer="
+            "slim.l2_regularizer(0.1))\n",
+            "import tensorflow as tf\nimport tf1clip.contrib\nslim = tf1clip.contrib.slim\ny = slim.conv2d(x, 8, 3, "
+            "weights_regularizer=slim.l2_regularizer(0.1))\n",
+        ),
+        (
+            "from tensorflow.contrib import slim\ny = slim.fully_connected(x, 4)\n",
+            "from tf1clip.contrib import slim\ny = slim.fully_connected(x, 4)\n",
+        ),
+        (
+            "import tensorflow.contrib.slim as slim\nwith slim.arg_scope([slim.conv2d]):\n    pass\n",
+            "import tf1clip.contrib.slim as slim\nwith slim.arg_scope([slim.conv2d]):\n    pass\n",
+        ),
+        (
+            "from tensorflow.contrib.layers import xavier_initializer\ninit = xavier_initializer()\n",
+            "from tf1clip.contrib.layers import xavier_initializer\ninit = xavier_initializer()\n",
+        ),
+        (
+            "import tensorflow as tf\ninit = tf.contrib.layers.xavier_initializer()\n",
+            "import tensorflow as tf\nimport tf1clip.contrib\ninit = tf1clip.contrib.layers.xavier_initializer()\n",
+        ),
+        (
+            "import tensorflow as tf\nwith tf.contrib.framework.arg_scope([f]):\n    v = tf.contrib.framework.get_variables()\n",
+            "import tensorflow as tf\nimport tf1clip.contrib\nwith tf1clip.contrib.framework.arg_scope([f]):\n"
+            "    v = tf1clip.contrib.framework.get_variables()\n",
+        ),
+        (
+            "import tensorflow as tf\nl = tf.contrib.losses.mean_squared_error(p, y)\n",
+            "import tensorflow as tf\nimport tf1clip.contrib\nl = tf1clip.contrib.losses.mean_squared_error(p, y)\n",
+        ),
+        (
+            "import tensorflow as tf\nm = tf.contrib.metrics.streaming_accuracy(p, y)\n",
+            "import tensorflow as tf\nimport tf1clip.contrib\nm = tf1clip.contrib.metrics.streaming_accuracy(p, y)\n",
+        ),
+        (
+            "import tensorflow as tf\ntf.contrib.training.train(op, logdir)\ntf.contrib.slim.learning.train(op, logdir)\n",
+            "import tensorflow as tf\nimport tf1clip.contrib\ntf.compat.v1.disable_eager_execution()  # tf1clip-upgrade: TF 1 graph code needs graph mode\n"
+            "tf1clip.contrib.training.train(op, logdir)\n"
+            "tf1clip.contrib.slim.learning.train(op, logdir)\n",
+        ),
+        (
+            "import tensorflow.contrib.layers as layers\nh = layers.fully_connected(x, 2)\n",
+            "import tf1clip.contrib.layers as layers\nh = layers.fully_connected(x, 2)\n",
+        ),
+        (
+            "from tensorflow.contrib.framework import arg_scope, add_arg_scope\n",
+            "from tf1clip.contrib.framework import arg_scope, add_arg_scope\n",
+        ),
+        (
+            "from tensorflow.contrib.layers.python.layers import initializers, layers as layers_lib\n",
+            "from tf1clip.contrib.layers import initializers, layers as layers_lib\n",
+        ),
+        (
+            "from tensorflow.contrib.slim.python.slim.learning import train\n",
+            "from tf1clip.contrib.slim.learning import train\n",
+        ),
+    ],
+)
 def test_tf_slim_family_is_routed_in_every_spelling_with_one_info_line(before, after):
     result = upgrade_source(before)
     assert result.text == after
@@ -108,7 +139,9 @@ def test_an_unprovided_contrib_import_goes_once_every_use_is_converted():
         order = sort(x)
         """)
     assert result.text.splitlines()[1:] == [
-        "opt = tf.compat.v1.tpu.CrossShardOptimizer(tf.compat.v1.train.AdamOptimizer(0.1))", "order = tf.sort(x)"]
+        "opt = tf.compat.v1.tpu.CrossShardOptimizer(tf.compat.v1.train.AdamOptimizer(0.1))",
+        "order = tf.sort(x)",
+    ]
     assert not _issues(result) and not _issues(result, "WARNING")
 
 
@@ -151,7 +184,7 @@ def test_contrib_rnn_import_forms_go_to_tf_compat_v1_nn():
         """)
     assert not _issues(result)
     lines = result.text.splitlines()
-    assert lines[0].startswith('import os') and lines[1].startswith('os.environ["TF_USE_LEGACY_KERAS"] = "1"')
+    assert lines[0].startswith("import os") and lines[1].startswith('os.environ["TF_USE_LEGACY_KERAS"] = "1"')
     assert lines[3:] == [
         "from tensorflow.compat.v1.nn.rnn_cell import LSTMCell, LSTMStateTuple",
         "cell = tf.compat.v1.nn.rnn_cell.MultiRNNCell([tf.compat.v1.nn.rnn_cell.BasicLSTMCell(4), LSTMCell(4)])",
@@ -194,8 +227,10 @@ def test_contrib_module_objects_are_rewritten_only_when_every_use_is_provided():
 
 
 def test_one_error_per_symbol_and_line():
-    result = _up("import tensorflow as tf\nx = tf.contrib.gan.gan_model(g, d)\ny = tf.contrib.image.rotate(i, 1)\n"
-                 "cell = tf.contrib.rnn.LayerNormBasicLSTMCell(4)\n")
+    result = _up(
+        "import tensorflow as tf\nx = tf.contrib.gan.gan_model(g, d)\ny = tf.contrib.image.rotate(i, 1)\n"
+        "cell = tf.contrib.rnn.LayerNormBasicLSTMCell(4)\n"
+    )
     errors = _issues(result)
     assert [line for line, _ in errors] == [2, 3, 4]
     assert not _issues(result, "WARNING")
@@ -266,17 +301,35 @@ def _x_reference(grads):
     return xs
 
 
-@pytest.mark.parametrize("args, dynamic", [
-    ("init_loss_scale=1, incr_every_n_steps=2", False),  # contrib's defaults: decrease after 2 bad steps, x0.8
-    ("1, 2, decr_every_n_nan_or_inf=2, incr_ratio=2, decr_ratio=0.5", False),
-    ("1, 1, decr_every_n_nan_or_inf=1, incr_ratio=2, decr_ratio=0.5", True),
-    ("2**4, 3, 1, 4, 0.25", True),
-])
+@pytest.mark.parametrize(
+    "args, dynamic",
+    [
+        ("init_loss_scale=1, incr_every_n_steps=2", False),  # contrib's defaults: decrease after 2 bad steps, x0.8
+        ("1, 2, decr_every_n_nan_or_inf=2, incr_ratio=2, decr_ratio=0.5", False),
+        ("1, 1, decr_every_n_nan_or_inf=1, incr_ratio=2, decr_ratio=0.5", True),
+        ("2**4, 3, 1, 4, 0.25", True),
+    ],
+)
 def test_exponential_update_loss_scale_manager_keeps_its_numbers(args, dynamic):
-    grads = [0.1, 0.2, float("nan"), 0.3, 0.1, float("inf"), float("nan"), 0.2, 0.1, 0.1, 0.4, float("inf"),
-             0.1, 0.1, 0.1, 0.1]
-    text, scales, xs = _run_mixed("tf.contrib.mixed_precision.ExponentialUpdateLossScaleManager(%s)" % args,
-                                  grads)
+    grads = [
+        0.1,
+        0.2,
+        float("nan"),
+        0.3,
+        0.1,
+        float("inf"),
+        float("nan"),
+        0.2,
+        0.1,
+        0.1,
+        0.4,
+        float("inf"),
+        0.1,
+        0.1,
+        0.1,
+        0.1,
+    ]
+    text, scales, xs = _run_mixed("tf.contrib.mixed_precision.ExponentialUpdateLossScaleManager(%s)" % args, grads)
     assert "tf.compat.v1.train.experimental.MixedPrecisionLossScaleOptimizer(" in text
     assert "loss_scale=manager" in text
     if dynamic:
@@ -294,10 +347,12 @@ def test_contrib_spec_sequences_and_fixed_manager():
     assert spec == [1, 2, 2, 2, 2, 1]  # spec/contrib.md 7.3
     _, scales, _ = _run_mixed(
         "tf.contrib.mixed_precision.ExponentialUpdateLossScaleManager(1, 2, decr_ratio=0.5)",
-        [1.0, 1.0, 1.0, float("nan"), 1.0, float("nan")])
+        [1.0, 1.0, 1.0, float("nan"), 1.0, float("nan")],
+    )
     assert scales == spec
-    text, scales, xs = _run_mixed("tf.contrib.mixed_precision.FixedLossScaleManager(1e4)",
-                                  [float("nan"), float("inf"), 0.2])
+    text, scales, xs = _run_mixed(
+        "tf.contrib.mixed_precision.FixedLossScaleManager(1e4)", [float("nan"), float("inf"), 0.2]
+    )
     assert "tf.compat.v1.mixed_precision.DynamicLossScale(1e4, increment_period=1, multiplier=1.0)" in text
     assert scales == [1e4] * 3 and xs == pytest.approx([1.0, 1.0, 0.9])
 
@@ -331,14 +386,20 @@ def test_mode_keys_become_their_values_or_tf_estimator_mode_keys():
         train = keys.TRAIN
         """
     modern = _up(source)
-    assert modern.text.splitlines()[2:] == ["    if mode == 'train' or mode != 'infer':", "        mode = 'infer'",
-                                           "keys = tf.contrib.learn.ModeKeys", "train = 'train'"]
+    assert modern.text.splitlines()[2:] == [
+        "    if mode == 'train' or mode != 'infer':",
+        "        mode = 'infer'",
+        "keys = tf.contrib.learn.ModeKeys",
+        "train = 'train'",
+    ]
     assert [line for line, _ in _issues(modern)] == [5]  # the module object itself stays, reported
     estimator = _up(source, target="estimator")
     assert estimator.text.splitlines()[2:] == [
         "    if mode == tf.estimator.ModeKeys.TRAIN or mode != tf.estimator.ModeKeys.PREDICT:",
-        "        mode = tf.estimator.ModeKeys.PREDICT", "keys = tf.contrib.learn.ModeKeys",
-        "train = tf.estimator.ModeKeys.TRAIN"]
+        "        mode = tf.estimator.ModeKeys.PREDICT",
+        "keys = tf.contrib.learn.ModeKeys",
+        "train = tf.estimator.ModeKeys.TRAIN",
+    ]
     assert [line for line, _ in _issues(estimator)] == [5]
 
 
@@ -361,9 +422,13 @@ def test_aliases_and_imports_of_memberwise_modules_go_once_every_use_is_converte
         """)
     assert not _issues(result)
     assert result.text.splitlines()[3:] == [
-        "nest = tf.nest", "flat = tf.nest.flatten(x)", "ok = tf.nest.is_nested(x)",
-        "z = tf.nest.pack_sequence_as(x, flat)", "rnn = tf.compat.v1.nn.rnn_cell",
-        "c = tf.compat.v1.nn.rnn_cell.GRUCell(3)"]
+        "nest = tf.nest",
+        "flat = tf.nest.flatten(x)",
+        "ok = tf.nest.is_nested(x)",
+        "z = tf.nest.pack_sequence_as(x, flat)",
+        "rnn = tf.compat.v1.nn.rnn_cell",
+        "c = tf.compat.v1.nn.rnn_cell.GRUCell(3)",
+    ]
     result = _up("import tensorflow as tf\nnest = tf.contrib.framework.nest\nq = nest.flatten_up_to(s, x)\n")
     assert [line for line, _ in _issues(result)] == [2, 3]
     assert result.text.splitlines()[1] == "nest = tf.contrib.framework.nest"
@@ -378,21 +443,27 @@ def test_tf1_summary_ops_and_bare_tf1_modules_go_to_tf_compat_v1():
         modules = [tf.nn, tf.losses]
         """)
     assert result.text.splitlines()[1:] == [
-        'tf.compat.v1.summary.scalar("lr", lr)', "tf.compat.v1.summary.histogram(var.op.name, var)",
-        'decay = getattr(tf.compat.v1.train, "exponential_decay")', "modules = [tf.compat.v1.nn, tf.compat.v1.losses]"]
+        'tf.compat.v1.summary.scalar("lr", lr)',
+        "tf.compat.v1.summary.histogram(var.op.name, var)",
+        'decay = getattr(tf.compat.v1.train, "exponential_decay")',
+        "modules = [tf.compat.v1.nn, tf.compat.v1.losses]",
+    ]
     assert not _issues(result) and not _issues(result, "WARNING")
     assert callable(v1.train.exponential_decay)
     with tf.Graph().as_default():
         assert v1.summary.scalar("lr", tf.constant(1.0)).dtype == tf.string  # TF 1's op: no TensorBoard needed
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    (dict(init_loss_scale=0.5, incr_every_n_steps=2), "init_loss_scale must be a finite number >= 1, got 0.5"),
-    (dict(init_loss_scale=8, incr_every_n_steps="2"), "incr_every_n_steps must be a finite number >= 1, got '2'"),
-    (dict(init_loss_scale=8, incr_every_n_steps=2, incr_ratio=float("inf")), "incr_ratio must be a finite"),
-    (dict(init_loss_scale=8, incr_every_n_steps=2, decr_ratio=1.5), r"decr_ratio must be a number in \(0, 1\]"),
-    (dict(init_loss_scale=8, incr_every_n_steps=2, decr_every_n_nan_or_inf=True), "decr_every_n_nan_or_inf"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (dict(init_loss_scale=0.5, incr_every_n_steps=2), "init_loss_scale must be a finite number >= 1, got 0.5"),
+        (dict(init_loss_scale=8, incr_every_n_steps="2"), "incr_every_n_steps must be a finite number >= 1, got '2'"),
+        (dict(init_loss_scale=8, incr_every_n_steps=2, incr_ratio=float("inf")), "incr_ratio must be a finite"),
+        (dict(init_loss_scale=8, incr_every_n_steps=2, decr_ratio=1.5), r"decr_ratio must be a number in \(0, 1\]"),
+        (dict(init_loss_scale=8, incr_every_n_steps=2, decr_every_n_nan_or_inf=True), "decr_every_n_nan_or_inf"),
+    ],
+)
 def test_exponential_update_loss_scale_refuses_bad_arguments(kwargs, message):
     from tf1clip.contrib.mixed_precision import ExponentialUpdateLossScale
 

@@ -73,13 +73,29 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from tf1clip._tf import MIN_TF_VERSION  # noqa: F401
     from tf1clip.adaptive import AGC, AutoClip, NormRecorder, ZClip  # noqa: F401
     from tf1clip.cappers import (  # noqa: F401
-        STATE_UPDATES, attach_state_updates, chain, clip_by_average_norm_fn, clip_by_global_norm_fn,
-        clip_by_norm_fn, clip_by_value_fn, run_capper)
+        STATE_UPDATES,
+        attach_state_updates,
+        chain,
+        clip_by_average_norm_fn,
+        clip_by_global_norm_fn,
+        clip_by_norm_fn,
+        clip_by_value_fn,
+        run_capper,
+    )
     from tf1clip.clipping import (  # noqa: F401
-        clip_by_average_norm, clip_by_global_norm, clip_by_norm, clip_by_value, global_norm,
-        sum_duplicate_indices)
+        clip_by_average_norm,
+        clip_by_global_norm,
+        clip_by_norm,
+        clip_by_value,
+        global_norm,
+        sum_duplicate_indices,
+    )
     from tf1clip.optimizer import (  # noqa: F401
-        GradientNorms, TransformGradientsOptimizer, clip_gradients_by_norm, transform_gradients)
+        GradientNorms,
+        TransformGradientsOptimizer,
+        clip_gradients_by_norm,
+        transform_gradients,
+    )
 
 
 _SUBMODULES = ("adaptive", "cappers", "clipping", "contrib", "optimizer", "upgrade")

@@ -126,8 +126,12 @@ def units(variables):
         if info is None:
             groups.append([i])
             shape = getattr(var, "shape", None)
-            full.append((getattr(var, "name", repr(var)), tuple(shape.as_list()) if shape is not None
-                         and shape.rank is not None else None))
+            full.append(
+                (
+                    getattr(var, "name", repr(var)),
+                    tuple(shape.as_list()) if shape is not None and shape.rank is not None else None,
+                )
+            )
             continue
         full.append(info[:2])
         if info[0] in by_name:

@@ -93,9 +93,7 @@ def check_pairs(grads_and_vars, arg="grads_and_vars", allow_none_variable=True):
     pairs = []
     for i, item in enumerate(grads_and_vars):
         if not isinstance(item, (tuple, list)) or len(item) != 2:
-            raise TypeError(
-                "`%s[%d]` must be a (gradient, variable) pair; received %s." % (arg, i, describe(item))
-            )
+            raise TypeError("`%s[%d]` must be a (gradient, variable) pair; received %s." % (arg, i, describe(item)))
         grad, var = item
         if isinstance(grad, tf.Variable) and not isinstance(var, tf.Variable):
             raise TypeError(
@@ -104,8 +102,7 @@ def check_pairs(grads_and_vars, arg="grads_and_vars", allow_none_variable=True):
             )
         if not (is_variable_like(var) or (var is None and allow_none_variable)):
             raise TypeError(
-                "`%s[%d]`: the second item of a pair must be a variable; received %s."
-                % (arg, i, describe(var))
+                "`%s[%d]`: the second item of a pair must be a variable; received %s." % (arg, i, describe(var))
             )
         if grad is not None:
             if not isinstance(grad, (tf.Tensor, tf.IndexedSlices)):
@@ -114,8 +111,7 @@ def check_pairs(grads_and_vars, arg="grads_and_vars", allow_none_variable=True):
                 except (TypeError, ValueError) as err:
                     raise TypeError(
                         "`%s[%d]`: the gradient of %s must be a Tensor, "
-                        "IndexedSlices or None; received %s (%s)."
-                        % (arg, i, var_name(var), describe(grad), err)
+                        "IndexedSlices or None; received %s (%s)." % (arg, i, var_name(var), describe(grad), err)
                     ) from None
             if grad.dtype.base_dtype not in FLOAT_DTYPES:
                 raise TypeError(
@@ -148,8 +144,7 @@ def _real_or_raise(value, arg):
         return float(value)
     except OverflowError:
         raise ValueError(
-            "`%s` is too large for a float; received %s (use float('inf') for no limit)."
-            % (arg, describe(value))
+            "`%s` is too large for a float; received %s (use float('inf') for no limit)." % (arg, describe(value))
         ) from None
     except (TypeError, ValueError) as err:
         raise TypeError("`%s` must be a real number; received %s (%s)." % (arg, describe(value), err)) from None
@@ -199,9 +194,7 @@ def check_clip_norm(clip_norm, arg="clip_norm"):
     """
     static = static_scalar(clip_norm, arg)
     if static is not None and (math.isnan(static) or static <= 0):
-        raise ValueError(
-            "`%s` must be > 0 (use float('inf') for no clipping); received %r." % (arg, static)
-        )
+        raise ValueError("`%s` must be > 0 (use float('inf') for no clipping); received %r." % (arg, static))
     return static, clip_norm
 
 
@@ -236,8 +229,10 @@ def check_range(value, arg, low=None, high=None, low_open=False, finite=False):
 
 
 def check_int(value, arg, low):
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or isinstance(
-        value, np.timedelta64
+    if (
+        isinstance(value, (bool, np.bool_))
+        or not isinstance(value, (int, np.integer))
+        or isinstance(value, np.timedelta64)
     ):
         raise TypeError("`%s` must be an int; received %s." % (arg, describe(value)))
     if value < low:
@@ -266,6 +261,7 @@ def check_patterns(patterns, arg):
         try:
             compiled.append(re.compile(pattern))
         except re.error as err:
-            raise ValueError("`%s[%d]` is not a valid regular expression (%s); received %r." % (
-                arg, i, err, pattern)) from None
+            raise ValueError(
+                "`%s[%d]` is not a valid regular expression (%s); received %r." % (arg, i, err, pattern)
+            ) from None
     return compiled

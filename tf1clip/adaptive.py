@@ -345,8 +345,7 @@ class AGC(object):
             return (0, 1, 2)
         raise ValueError(
             "AGC: cannot tell the units of %s (rank %d); give its norm axes with "
-            "unit_axes={%r: axes}, e.g. (0, 1) for a Conv1D kernel [width, in, out]."
-            % (name, rank, name)
+            "unit_axes={%r: axes}, e.g. (0, 1) for a Conv1D kernel [width, in, out]." % (name, rank, name)
         )
 
     def __call__(self, grads_and_vars: Iterable[Tuple[Any, Any]]) -> List[Tuple[Any, Any]]:

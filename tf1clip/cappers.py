@@ -183,12 +183,8 @@ def _check_result(result, pairs, label):
     try:
         result = clipping._check_pairs(result, arg="the result of %s" % label)
     except TypeError as err:
-        raise TypeError(
-            "%s A capper must return a list of (gradient, variable) pairs." % err
-        ) from None
-    if len(result) != len(pairs) or any(
-        new_var is not old_var for (_, new_var), (_, old_var) in zip(result, pairs)
-    ):
+        raise TypeError("%s A capper must return a list of (gradient, variable) pairs." % err) from None
+    if len(result) != len(pairs) or any(new_var is not old_var for (_, new_var), (_, old_var) in zip(result, pairs)):
         before = [clipping._var_name(v) for _, v in pairs]
         after = [clipping._var_name(v) for _, v in result]
         raise ValueError(

@@ -305,8 +305,7 @@ def _clip_each(pairs, clip_norm, acc_dtype, sizes=None):
             vector_limits = tf.constant([limits[i] for i in rest], acc_dtype)
         else:
             vector_limits = tf.stack([_norms.cast(limits[i], acc_dtype) for i in rest])
-        scales, slot = _vector_scales([grads[i] for i in rest], [unit_of[i] for i in rest],
-                                      vector_limits, acc_dtype)
+        scales, slot = _vector_scales([grads[i] for i in rest], [unit_of[i] for i in rest], vector_limits, acc_dtype)
         unstacked = {}
         for k, i in enumerate(rest):
             dtype = _pairs.compute_dtype(grads[i].dtype)
@@ -351,9 +350,7 @@ def _num_elements(grad, acc_dtype):
         if static is not None:
             return float(np.prod(static))
         if grad.dense_shape is None:
-            raise ValueError(
-                "clip_by_average_norm needs the dense_shape of an IndexedSlices gradient."
-            )
+            raise ValueError("clip_by_average_norm needs the dense_shape of an IndexedSlices gradient.")
         return tf.cast(tf.reduce_prod(grad.dense_shape), acc_dtype)
     if grad.shape.is_fully_defined():
         return float(grad.shape.num_elements())
@@ -424,8 +421,7 @@ def clip_by_value(
     high = _validate.check_bound(clip_value_max, "clip_value_max")
     if low is not None and high is not None and low > high:
         raise ValueError(
-            "`clip_value_min` must be <= `clip_value_max`; received clip_value_min=%r, "
-            "clip_value_max=%r." % (low, high)
+            "`clip_value_min` must be <= `clip_value_max`; received clip_value_min=%r, clip_value_max=%r." % (low, high)
         )
     if not _pairs.present(pairs):
         return pairs

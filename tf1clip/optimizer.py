@@ -50,8 +50,7 @@ def _check_optimizer(optimizer, arg="optimizer"):
         hint = ""
     raise TypeError(
         "`%s` must be a tf.compat.v1.train.Optimizer instance (e.g. "
-        "tf.compat.v1.train.AdamOptimizer(0.001)); received %s.%s"
-        % (arg, clipping._describe(optimizer), hint)
+        "tf.compat.v1.train.AdamOptimizer(0.001)); received %s.%s" % (arg, clipping._describe(optimizer), hint)
     )
 
 
@@ -62,9 +61,7 @@ def _check_choice(value, choices, arg):
             % (arg, ", ".join(repr(c) for c in choices), clipping._describe(value))
         )
     if value not in choices:
-        raise ValueError(
-            "`%s` must be one of %s; received %r." % (arg, ", ".join(repr(c) for c in choices), value)
-        )
+        raise ValueError("`%s` must be one of %s; received %r." % (arg, ", ".join(repr(c) for c in choices), value))
     return value
 
 
@@ -72,9 +69,7 @@ def _check_report_norms(value):
     if value is True or value is False or (isinstance(value, str) and value == "summaries"):
         return value
     error = ValueError if isinstance(value, str) else TypeError
-    raise error(
-        "`report_norms` must be False, True or 'summaries'; received %s." % clipping._describe(value)
-    )
+    raise error("`report_norms` must be False, True or 'summaries'; received %s." % clipping._describe(value))
 
 
 def _hands_on(optimizer):

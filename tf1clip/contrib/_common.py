@@ -43,8 +43,7 @@ def check_ops(ops, arg):
     ops = _validate.iterable(ops, arg, "operations")
     for i, op in enumerate(ops):
         if not isinstance(op, (tf.Operation, tf.Tensor, tf.Variable)):
-            raise TypeError("`%s[%d]` must be an operation or tensor; received %s." % (
-                arg, i, _validate.describe(op)))
+            raise TypeError("`%s[%d]` must be an operation or tensor; received %s." % (arg, i, _validate.describe(op)))
     return ops
 
 
@@ -84,11 +83,7 @@ def check_global_step(global_step, will_increment):
     ``AttributeError`` from ``assign_add``).
     """
     _v1.train.assert_global_step(global_step)
-    if (
-        will_increment
-        and isinstance(global_step, tf.Tensor)
-        and not _tf.is_ref_dtype(global_step.dtype)
-    ):
+    if will_increment and isinstance(global_step, tf.Tensor) and not _tf.is_ref_dtype(global_step.dtype):
         raise TypeError(
             "`global_step` is the tensor %s, which cannot be incremented; pass a "
             "variable (e.g. tf.compat.v1.train.get_or_create_global_step()) or "
@@ -144,7 +139,9 @@ def find_multipliers(gradient_multipliers, grads_and_vars, var_key, key_desc):
     if unused:
         _v1.logging.warning(
             "gradient_multipliers keys %s match no variable being trained and are "
-            "ignored; keys are variables or their %s.", unused, key_desc,
+            "ignored; keys are variables or their %s.",
+            unused,
+            key_desc,
         )
     return found
 
@@ -156,8 +153,11 @@ def multiply(grad, multiplier):
     gradient's values; anything else is a ``TypeError`` naming the multiplier.
     """
     if isinstance(multiplier, (tf.Tensor, tf.Variable, np.ndarray)):
-        kind = multiplier.dtype.kind if isinstance(multiplier, np.ndarray) else (
-            "f" if multiplier.dtype.is_floating else "i" if multiplier.dtype.is_integer else "x")
+        kind = (
+            multiplier.dtype.kind
+            if isinstance(multiplier, np.ndarray)
+            else ("f" if multiplier.dtype.is_floating else "i" if multiplier.dtype.is_integer else "x")
+        )
         if kind not in "iuf":
             raise TypeError(
                 "`gradient_multipliers`: a multiplier must be a real number or tensor; received %s."
@@ -173,29 +173,21 @@ def multiply(grad, multiplier):
 def multiply_gradients(grads_and_vars, gradient_multipliers):
     """contrib.training / contrib.slim ``multiply_gradients`` (keys: variable or ``var.op.name``)."""
     if not isinstance(grads_and_vars, list):
-        raise ValueError(
-            "`grads_and_vars` must be a list; received %s." % _validate.describe(grads_and_vars)
-        )
+        raise ValueError("`grads_and_vars` must be a list; received %s." % _validate.describe(grads_and_vars))
     if not gradient_multipliers:
-        raise ValueError(
-            "`gradient_multipliers` is empty; received %s." % _validate.describe(gradient_multipliers)
-        )
+        raise ValueError("`gradient_multipliers` is empty; received %s." % _validate.describe(gradient_multipliers))
     if not isinstance(gradient_multipliers, dict):
         raise ValueError(
-            "`gradient_multipliers` must be a dict; received %s."
-            % _validate.describe(gradient_multipliers)
+            "`gradient_multipliers` must be a dict; received %s." % _validate.describe(gradient_multipliers)
         )
     pairs = _validate.check_pairs(grads_and_vars)
-    multipliers = find_multipliers(
-        gradient_multipliers, pairs, op_name, "op names ('w', not 'w:0')"
-    )
+    multipliers = find_multipliers(gradient_multipliers, pairs, op_name, "op names ('w', not 'w:0')")
     result = []
     for (grad, var), multiplier in zip(pairs, multipliers):
         if multiplier is not None:
             if grad is None:
                 raise ValueError(
-                    "Requested multiple of `None` gradient: the variable %s has no "
-                    "gradient." % _validate.var_name(var)
+                    "Requested multiple of `None` gradient: the variable %s has no gradient." % _validate.var_name(var)
                 )
             grad = multiply(grad, multiplier)
         result.append((grad, var))
@@ -211,7 +203,5 @@ def add_gradients_summaries(grads_and_vars, separator):
             continue
         prefix = op_name(var) + separator
         summaries.append(_v1.summary.histogram(prefix + "gradient", _pairs.values(grad)))
-        summaries.append(
-            _v1.summary.scalar(prefix + "gradient_norm", clipping.global_norm([(grad, var)]))
-        )
+        summaries.append(_v1.summary.scalar(prefix + "gradient_norm", clipping.global_norm([(grad, var)])))
     return summaries

@@ -46,8 +46,7 @@ def _require_tf_slim(what: str) -> types.ModuleType:
     except ImportError as exc:
         raise ImportError(
             "%s comes from tf-slim, which is not installed: %s (tf-slim, Google's "
-            "maintained port of tf.contrib.slim/layers/framework/losses/metrics/training)."
-            % (what, INSTALL_HINT)
+            "maintained port of tf.contrib.slim/layers/framework/losses/metrics/training)." % (what, INSTALL_HINT)
         ) from exc
 
 

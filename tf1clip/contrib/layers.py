@@ -179,9 +179,7 @@ def optimize_loss(
         opt = _make_optimizer(optimizer, lr, learning_rate)
         if variables is None:
             variables = _v1.trainable_variables()
-        gradients = opt.compute_gradients(
-            loss, variables, colocate_gradients_with_ops=colocate_gradients_with_ops
-        )
+        gradients = opt.compute_gradients(loss, variables, colocate_gradients_with_ops=colocate_gradients_with_ops)
         if gradient_noise_scale is not None:
             gradients = _add_scaled_noise_to_gradients(gradients, gradient_noise_scale)
         if gradient_multipliers is not None:
@@ -208,9 +206,7 @@ def optimize_loss(
             if "gradients" in summaries:
                 _v1.summary.histogram("gradients/%s" % var_name, _pairs.values(grad))
             if "gradient_norm" in summaries:
-                _v1.summary.scalar(
-                    "gradient_norm/%s" % var_name, clipping.global_norm([(grad, var)])
-                )
+                _v1.summary.scalar("gradient_norm/%s" % var_name, clipping.global_norm([(grad, var)]))
         if clip_gradients is not None and norm_summaries:
             _v1.summary.scalar("global_norm/clipped_gradient_norm", clipping.global_norm(gradients))
 
@@ -235,8 +231,7 @@ def _check_summaries(summaries):
     for summ in summaries:
         if summ not in OPTIMIZER_SUMMARIES:
             raise ValueError(
-                "Summaries should be one of [%s], you provided %s."
-                % (", ".join(OPTIMIZER_SUMMARIES), summ)
+                "Summaries should be one of [%s], you provided %s." % (", ".join(OPTIMIZER_SUMMARIES), summ)
             )
     return summaries
 
@@ -247,8 +242,7 @@ def _check_clip_gradients(clip_gradients):
     if not _common.is_number_like(clip_gradients):
         raise ValueError(
             "Unknown type %s for clip_gradients: use a number or 0-d tensor > 0 "
-            "(global-norm clipping) or a function of (gradient, variable) pairs."
-            % type(clip_gradients)
+            "(global-norm clipping) or a function of (gradient, variable) pairs." % type(clip_gradients)
         )
     _validate.check_clip_norm(clip_gradients, "clip_gradients")
 
@@ -260,8 +254,7 @@ def _make_learning_rate(learning_rate):
     if isinstance(learning_rate, (tf.Tensor, tf.Variable)):
         if not (learning_rate.dtype.is_floating or learning_rate.dtype.is_integer):
             raise TypeError(
-                "`learning_rate` must be a real number or tensor; received a %s tensor."
-                % learning_rate.dtype.name
+                "`learning_rate` must be a real number or tensor; received a %s tensor." % learning_rate.dtype.name
             )
         if learning_rate.shape.rank == 0:
             static = tf.get_static_value(learning_rate) if isinstance(learning_rate, tf.Tensor) else None
@@ -279,48 +272,38 @@ def _make_learning_rate(learning_rate):
             initializer=_v1.constant_initializer(value),
         )
     raise ValueError(
-        "Learning rate should be 0d Tensor or float. Got %s of type %s"
-        % (learning_rate, type(learning_rate))
+        "Learning rate should be 0d Tensor or float. Got %s of type %s" % (learning_rate, type(learning_rate))
     )
 
 
 def _make_optimizer(optimizer, lr, learning_rate):
     if isinstance(optimizer, str):
         if lr is None:
-            raise ValueError(
-                "Learning rate is None, but should be specified if optimizer is "
-                "string (%s)." % optimizer
-            )
+            raise ValueError("Learning rate is None, but should be specified if optimizer is string (%s)." % optimizer)
         if optimizer not in OPTIMIZER_CLS_NAMES:
             raise ValueError(
-                "Optimizer name should be one of [%s], you provided %s."
-                % (", ".join(OPTIMIZER_CLS_NAMES), optimizer)
+                "Optimizer name should be one of [%s], you provided %s." % (", ".join(OPTIMIZER_CLS_NAMES), optimizer)
             )
         return OPTIMIZER_CLS_NAMES[optimizer](learning_rate=lr)
     if isinstance(optimizer, type) and issubclass(optimizer, _V1Optimizer):
         if lr is None:
-            raise ValueError(
-                "Learning rate is None, but should be specified if optimizer is "
-                "class (%s)." % optimizer
-            )
+            raise ValueError("Learning rate is None, but should be specified if optimizer is class (%s)." % optimizer)
         return optimizer(learning_rate=lr)
     if isinstance(optimizer, _V1Optimizer):
         return optimizer
     if callable(optimizer):
         opt = optimizer(lr) if learning_rate is not None else optimizer()
         if not isinstance(opt, _V1Optimizer):
-            raise ValueError(
-                "Unrecognized optimizer: function should return subclass of "
-                "Optimizer. Got %s." % (opt,)
-            )
+            raise ValueError("Unrecognized optimizer: function should return subclass of Optimizer. Got %s." % (opt,))
         return opt
     raise ValueError(
         "Unrecognized optimizer: should be string, subclass of Optimizer, "
         "instance of subclass of Optimizer or function with one argument. Got %s.%s"
         % (
             optimizer,
-            " Keras optimizers are not tf.compat.v1.train optimizers; use e.g. "
-            "tf.compat.v1.train.AdamOptimizer." if hasattr(optimizer, "build") else "",
+            " Keras optimizers are not tf.compat.v1.train optimizers; use e.g. tf.compat.v1.train.AdamOptimizer."
+            if hasattr(optimizer, "build")
+            else "",
         )
     )
 
@@ -345,9 +328,7 @@ def _add_scaled_noise_to_gradients(grads_and_vars, gradient_noise_scale):
 
 def _multiply_gradients(grads_and_vars, gradient_multipliers):
     """Multiplies gradients keyed by variable or ``var.name``; ``None`` gradients skipped."""
-    multipliers = _common.find_multipliers(
-        gradient_multipliers, grads_and_vars, lambda v: v.name, "names ('w:0')"
-    )
+    multipliers = _common.find_multipliers(gradient_multipliers, grads_and_vars, lambda v: v.name, "names ('w:0')")
     return [
         (grad if grad is None or m is None else _common.multiply(grad, m), var)
         for (grad, var), m in zip(grads_and_vars, multipliers)

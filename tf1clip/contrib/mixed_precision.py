@@ -20,8 +20,11 @@ __all__ = ["ExponentialUpdateLossScale"]
 
 
 def _all_finite(grads):
-    finite = [tf.reduce_all(tf.math.is_finite(g.values if isinstance(g, tf.IndexedSlices) else g))
-              for g in grads if g is not None]
+    finite = [
+        tf.reduce_all(tf.math.is_finite(g.values if isinstance(g, tf.IndexedSlices) else g))
+        for g in grads
+        if g is not None
+    ]
     return tf.reduce_all(finite)
 
 
@@ -32,15 +35,27 @@ class ExponentialUpdateLossScale(tf.compat.v1.mixed_precision.DynamicLossScale):
     for) only those; ``DynamicLossScale``'s own variables and rule are not used.
     """
 
-    def __init__(self, init_loss_scale: float, incr_every_n_steps: int, decr_every_n_nan_or_inf: int = 2,
-                 incr_ratio: float = 2, decr_ratio: float = 0.8):
+    def __init__(
+        self,
+        init_loss_scale: float,
+        incr_every_n_steps: int,
+        decr_every_n_nan_or_inf: int = 2,
+        incr_ratio: float = 2,
+        decr_ratio: float = 0.8,
+    ):
         tf.compat.v1.mixed_precision.LossScale.__init__(self)
-        for name, value, low in (("init_loss_scale", init_loss_scale, 1.0),
-                                 ("incr_every_n_steps", incr_every_n_steps, 1.0),
-                                 ("decr_every_n_nan_or_inf", decr_every_n_nan_or_inf, 1.0),
-                                 ("incr_ratio", incr_ratio, 1.0)):
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
-                    or value < low:
+        for name, value, low in (
+            ("init_loss_scale", init_loss_scale, 1.0),
+            ("incr_every_n_steps", incr_every_n_steps, 1.0),
+            ("decr_every_n_nan_or_inf", decr_every_n_nan_or_inf, 1.0),
+            ("incr_ratio", incr_ratio, 1.0),
+        ):
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, (int, float))
+                or not math.isfinite(value)
+                or value < low
+            ):
                 raise ValueError("%s must be a finite number >= %g, got %r" % (name, low, value))
         if isinstance(decr_ratio, bool) or not isinstance(decr_ratio, (int, float)) or not 0 < decr_ratio <= 1:
             raise ValueError("decr_ratio must be a number in (0, 1], got %r" % (decr_ratio,))
@@ -63,8 +78,7 @@ class ExponentialUpdateLossScale(tf.compat.v1.mixed_precision.DynamicLossScale):
         if not tf.distribute.has_strategy():
             return _all_finite(grads)
         strategy = tf.distribute.get_strategy()
-        finite = strategy.extended.call_for_each_replica(
-            lambda g: tf.cast(_all_finite(g), tf.float32), args=(grads,))
+        finite = strategy.extended.call_for_each_replica(lambda g: tf.cast(_all_finite(g), tf.float32), args=(grads,))
         total = strategy.reduce(tf.distribute.ReduceOp.SUM, finite, axis=None)
         return tf.equal(total, strategy.num_replicas_in_sync)
 
@@ -76,16 +90,24 @@ class ExponentialUpdateLossScale(tf.compat.v1.mixed_precision.DynamicLossScale):
         grow = tf.logical_and(finite, good + 1 >= self._incr_every_n_steps)
         shrink = tf.logical_and(tf.logical_not(finite), bad + 1 >= self._decr_every_n_nan_or_inf)
         grown = scale * self._incr_ratio
-        new_scale = tf.where(grow, tf.where(tf.math.is_finite(grown), grown, scale),
-                             tf.where(shrink, tf.maximum(1.0, scale * self._decr_ratio), scale))
+        new_scale = tf.where(
+            grow,
+            tf.where(tf.math.is_finite(grown), grown, scale),
+            tf.where(shrink, tf.maximum(1.0, scale * self._decr_ratio), scale),
+        )
         new_good = tf.where(finite, tf.where(grow, zero, good + 1), zero)
         new_bad = tf.where(finite, tf.where(grow, zero, bad), tf.where(shrink, zero, bad + 1))
         with tf.control_dependencies([new_scale, new_good, new_bad]):
-            update = tf.group(self._loss_scale.assign(new_scale), self._good_steps.assign(new_good),
-                              self._bad_steps.assign(new_bad))
+            update = tf.group(
+                self._loss_scale.assign(new_scale), self._good_steps.assign(new_good), self._bad_steps.assign(new_bad)
+            )
         return update, finite
 
     def get_config(self):
-        return {"init_loss_scale": self._init_loss_scale, "incr_every_n_steps": self._incr_every_n_steps,
-                "decr_every_n_nan_or_inf": self._decr_every_n_nan_or_inf, "incr_ratio": self._incr_ratio,
-                "decr_ratio": self._decr_ratio}
+        return {
+            "init_loss_scale": self._init_loss_scale,
+            "incr_every_n_steps": self._incr_every_n_steps,
+            "decr_every_n_nan_or_inf": self._decr_every_n_nan_or_inf,
+            "incr_ratio": self._incr_ratio,
+            "decr_ratio": self._decr_ratio,
+        }

@@ -50,9 +50,7 @@ def add_gradients_summaries(grads_and_vars: Iterable[Tuple[Any, Any]]) -> List[A
     return _common.add_gradients_summaries(grads_and_vars, "_")
 
 
-def clip_gradient_norms(
-    gradients_to_variables: Iterable[Tuple[Any, Any]], max_norm: Any
-) -> List[Tuple[Any, Any]]:
+def clip_gradient_norms(gradients_to_variables: Iterable[Tuple[Any, Any]], max_norm: Any) -> List[Tuple[Any, Any]]:
     """Clips each gradient to L2 norm ``max_norm`` on its own (``tf1clip.clip_by_norm``).
 
     Per tensor, as contrib: ``g * min(max_norm / ||g||, 1)``. For
@@ -136,8 +134,7 @@ def _check_variables_to_train(variables_to_train):
     for var in variables_to_train:
         if not (getattr(var, "trainable", False) or id(var) in trainable_ids):
             raise ValueError(
-                "`variables_to_train` must hold trainable variables; %s is not one."
-                % _validate.var_name(var)
+                "`variables_to_train` must hold trainable variables; %s is not one." % _validate.var_name(var)
             )
     return variables_to_train
 
@@ -214,8 +211,7 @@ def create_train_op(
         given = {id(op) for op in update_ops}
         if any(id(op) not in given for op in global_update_ops):
             _v1.logging.warning(
-                "update_ops in create_train_op does not contain all the "
-                "update_ops in GraphKeys.UPDATE_OPS"
+                "update_ops in create_train_op does not contain all the update_ops in GraphKeys.UPDATE_OPS"
             )
     if update_ops:
         with tf.control_dependencies(update_ops):
@@ -268,8 +264,7 @@ def _check_logdir(logdir):
         return os.fspath(logdir)
     except TypeError:
         raise TypeError(
-            "`logdir` must be a directory path (str) or None; received %r of type %s."
-            % (logdir, type(logdir).__name__)
+            "`logdir` must be a directory path (str) or None; received %r of type %s." % (logdir, type(logdir).__name__)
         ) from None
 
 

@@ -32,8 +32,18 @@ from tf1clip.upgrade._results import TensorFlowMissing
 
 _LAZY = {"ChangeSpec": "_rules", "SafetyChangeSpec": "_rules"}  # these import TensorFlow
 
-__all__ = ["main", "upgrade_source", "upgrade_file", "upgrade_tree", "SourceResult", "FileResult", "LogEntry",
-           "TensorFlowMissing", "ChangeSpec", "SafetyChangeSpec"]
+__all__ = [
+    "main",
+    "upgrade_source",
+    "upgrade_file",
+    "upgrade_tree",
+    "SourceResult",
+    "FileResult",
+    "LogEntry",
+    "TensorFlowMissing",
+    "ChangeSpec",
+    "SafetyChangeSpec",
+]
 
 
 def __getattr__(name):

@@ -41,38 +41,75 @@ def _version():
 
 def parser() -> argparse.ArgumentParser:
     """The argument parser (``--help`` needs no TensorFlow)."""
-    p = argparse.ArgumentParser(prog="tf1clip-upgrade", formatter_class=argparse.RawDescriptionHelpFormatter,
-                                description=DESCRIPTION)
+    p = argparse.ArgumentParser(
+        prog="tf1clip-upgrade", formatter_class=argparse.RawDescriptionHelpFormatter, description=DESCRIPTION
+    )
     p.add_argument("--version", action="version", version=_version())
-    p.add_argument("--infile", dest="input_file",
-                   help="If converting a single file, the name of the file to convert.")
-    p.add_argument("--outfile", dest="output_file",
-                   help="If converting a single file, the output filename.")
-    p.add_argument("--intree", dest="input_tree",
-                   help="If converting a whole tree of files, the directory to read from.")
-    p.add_argument("--outtree", dest="output_tree",
-                   help="If converting a whole tree of files, the output directory (must not exist).")
-    p.add_argument("--copyotherfiles", dest="copy_other_files", type=_bool, default=True,
-                   help="If converting a whole tree, whether to copy the files that are not .py or .ipynb "
-                        "(default: True).")
-    p.add_argument("--inplace", dest="in_place", action="store_true",
-                   help="Convert the input file or tree in place (unchanged files are not touched).")
-    p.add_argument("--no_import_rename", dest="no_import_rename", action="store_true",
-                   help="Accepted for tf_upgrade_v2 compatibility (imports are never renamed to compat.v2).")
-    p.add_argument("--no_upgrade_compat_v1_import", dest="no_upgrade_compat_v1_import", action="store_true",
-                   help="Don't upgrade explicit imports of `tensorflow.compat.v1 as tf`.")
-    p.add_argument("--reportfile", dest="report_filename", default="report.txt",
-                   help="The file where the report is written (default: %(default)s).")
-    p.add_argument("--mode", dest="mode", choices=["DEFAULT", "SAFETY"], default="DEFAULT",
-                   help="DEFAULT: tf_upgrade_v2's conversions. SAFETY: keep 1.x code and import "
-                        "tensorflow.compat.v1 as tf (default: %(default)s).")
-    p.add_argument("--target", dest="target", choices=["auto", "modern", "estimator"], default="auto",
-                   help="Where the converted code will run. modern: TensorFlow 2.16+ (tf.estimator is "
-                        "reported as removed); estimator: TensorFlow 2.15 + tensorflow-estimator (Estimator "
-                        "code is converted as TF 2.15's tf_upgrade_v2 does); auto: the one installed here "
-                        "(default: %(default)s).")
-    p.add_argument("--print_all", dest="print_all", action="store_true",
-                   help="Print the full log to stdout instead of just the issues.")
+    p.add_argument("--infile", dest="input_file", help="If converting a single file, the name of the file to convert.")
+    p.add_argument("--outfile", dest="output_file", help="If converting a single file, the output filename.")
+    p.add_argument(
+        "--intree", dest="input_tree", help="If converting a whole tree of files, the directory to read from."
+    )
+    p.add_argument(
+        "--outtree",
+        dest="output_tree",
+        help="If converting a whole tree of files, the output directory (must not exist).",
+    )
+    p.add_argument(
+        "--copyotherfiles",
+        dest="copy_other_files",
+        type=_bool,
+        default=True,
+        help="If converting a whole tree, whether to copy the files that are not .py or .ipynb (default: True).",
+    )
+    p.add_argument(
+        "--inplace",
+        dest="in_place",
+        action="store_true",
+        help="Convert the input file or tree in place (unchanged files are not touched).",
+    )
+    p.add_argument(
+        "--no_import_rename",
+        dest="no_import_rename",
+        action="store_true",
+        help="Accepted for tf_upgrade_v2 compatibility (imports are never renamed to compat.v2).",
+    )
+    p.add_argument(
+        "--no_upgrade_compat_v1_import",
+        dest="no_upgrade_compat_v1_import",
+        action="store_true",
+        help="Don't upgrade explicit imports of `tensorflow.compat.v1 as tf`.",
+    )
+    p.add_argument(
+        "--reportfile",
+        dest="report_filename",
+        default="report.txt",
+        help="The file where the report is written (default: %(default)s).",
+    )
+    p.add_argument(
+        "--mode",
+        dest="mode",
+        choices=["DEFAULT", "SAFETY"],
+        default="DEFAULT",
+        help="DEFAULT: tf_upgrade_v2's conversions. SAFETY: keep 1.x code and import "
+        "tensorflow.compat.v1 as tf (default: %(default)s).",
+    )
+    p.add_argument(
+        "--target",
+        dest="target",
+        choices=["auto", "modern", "estimator"],
+        default="auto",
+        help="Where the converted code will run. modern: TensorFlow 2.16+ (tf.estimator is "
+        "reported as removed); estimator: TensorFlow 2.15 + tensorflow-estimator (Estimator "
+        "code is converted as TF 2.15's tf_upgrade_v2 does); auto: the one installed here "
+        "(default: %(default)s).",
+    )
+    p.add_argument(
+        "--print_all",
+        dest="print_all",
+        action="store_true",
+        help="Print the full log to stdout instead of just the issues.",
+    )
     return p
 
 
@@ -107,8 +144,7 @@ def main(argv=None) -> int:
         p.print_help()
         return 2
     _check(p, args)
-    options = dict(mode=args.mode, target=args.target,
-                   upgrade_compat_v1_import=not args.no_upgrade_compat_v1_import)
+    options = dict(mode=args.mode, target=args.target, upgrade_compat_v1_import=not args.no_upgrade_compat_v1_import)
     if "TF_CPP_MIN_LOG_LEVEL" not in os.environ:
         # Quiet TensorFlow unless the user chose a level. This process only converts source, so
         # oneDNN's startup notice (printed whatever the level on TF 2.20+) is turned off too.
@@ -119,11 +155,11 @@ def main(argv=None) -> int:
         from tf1clip.upgrade import _engine  # noqa: F401 - fails early, with what to install
 
         if args.input_file:
-            results = [_convert.upgrade_file(args.input_file, None if args.in_place else args.output_file,
-                                             **options)]
+            results = [_convert.upgrade_file(args.input_file, None if args.in_place else args.output_file, **options)]
         else:
-            results = _convert.upgrade_tree(args.input_tree, None if args.in_place else args.output_tree,
-                                            args.copy_other_files, **options)
+            results = _convert.upgrade_tree(
+                args.input_tree, None if args.in_place else args.output_tree, args.copy_other_files, **options
+            )
     except _results.TensorFlowMissing as err:
         print("tf1clip-upgrade: %s" % err, file=sys.stderr)
         return 3

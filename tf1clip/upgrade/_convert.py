@@ -72,8 +72,13 @@ def _dedupe(log):
     return out
 
 
-def upgrade_source(text: str, mode: str = "DEFAULT", target: str = "auto", notebook: bool = False,
-                   upgrade_compat_v1_import: bool = True) -> SourceResult:
+def upgrade_source(
+    text: str,
+    mode: str = "DEFAULT",
+    target: str = "auto",
+    notebook: bool = False,
+    upgrade_compat_v1_import: bool = True,
+) -> SourceResult:
     """Converts Python source ``text``; raises SyntaxError (and friends) when it cannot be parsed.
 
     ``mode``: ``"DEFAULT"`` or ``"SAFETY"`` as in ``tf_upgrade_v2``; ``target``:
@@ -101,11 +106,14 @@ def _convert_code(text, options, notebook=False):
     try:
         return upgrade_source(text, notebook=notebook, **options)
     except RecursionError:
-        raise _Unconvertible("the code is nested too deeply for the converter (RecursionError); convert "
-                             "this file by hand or split the expression") from None
+        raise _Unconvertible(
+            "the code is nested too deeply for the converter (RecursionError); convert "
+            "this file by hand or split the expression"
+        ) from None
     except (SyntaxError, ValueError, TypeError, MemoryError) as err:
-        raise _Unconvertible("Failed to parse (%s: %s)" % (type(err).__name__, str(err).splitlines()[0]
-                                                           if str(err) else "")) from None
+        raise _Unconvertible(
+            "Failed to parse (%s: %s)" % (type(err).__name__, str(err).splitlines()[0] if str(err) else "")
+        ) from None
 
 
 def _decode(data):
@@ -129,8 +137,9 @@ def _encode(text, encoding, crlf):
     try:
         return text.encode(encoding)
     except UnicodeEncodeError as err:
-        raise _Unconvertible("the converted code cannot be written in the file's encoding %s (%s)"
-                             % (encoding, err)) from None
+        raise _Unconvertible(
+            "the converted code cannot be written in the file's encoding %s (%s)" % (encoding, err)
+        ) from None
 
 
 def _convert_python(data, options):
@@ -144,13 +153,16 @@ def _check_notebook(notebook):
         raise _Unconvertible("not a Jupyter notebook: 'cells' must be a list")
     for index, cell in enumerate(notebook["cells"]):
         if not isinstance(cell, dict):
-            raise _Unconvertible("not a Jupyter notebook: cell %d is a %s, not an object"
-                                 % (index, type(cell).__name__))
+            raise _Unconvertible(
+                "not a Jupyter notebook: cell %d is a %s, not an object" % (index, type(cell).__name__)
+            )
         source = cell.get("source", [])
         if not isinstance(source, str) and not (
-                isinstance(source, list) and all(isinstance(line, str) for line in source)):
-            raise _Unconvertible("not a Jupyter notebook: the source of cell %d is neither a string nor "
-                                 "a list of strings" % index)
+            isinstance(source, list) and all(isinstance(line, str) for line in source)
+        ):
+            raise _Unconvertible(
+                "not a Jupyter notebook: the source of cell %d is neither a string nor a list of strings" % index
+            )
 
 
 def _convert_notebook(data, options):
@@ -177,8 +189,7 @@ def _convert_notebook(data, options):
                 json.dump(notebook, out_file)
             raw_code, notebook = _engine.get_notebook_code(lines_file)
     except (KeyError, IndexError, TypeError, AttributeError, AssertionError) as err:
-        raise _Unconvertible("cannot read the notebook's code cells (%s: %s)" % (type(err).__name__, err)) \
-            from None
+        raise _Unconvertible("cannot read the notebook's code cells (%s: %s)" % (type(err).__name__, err)) from None
     code = "\n".join(line.code for line in raw_code)
     result = _convert_code(code, options, notebook=True)
     if result.text == code:
@@ -205,8 +216,13 @@ def _write(path, data, mode):
             os.remove(temp)
 
 
-def upgrade_file(input_file: str, output_file: Optional[str] = None, mode: str = "DEFAULT",
-                 target: str = "auto", upgrade_compat_v1_import: bool = True) -> FileResult:
+def upgrade_file(
+    input_file: str,
+    output_file: Optional[str] = None,
+    mode: str = "DEFAULT",
+    target: str = "auto",
+    upgrade_compat_v1_import: bool = True,
+) -> FileResult:
     """Converts one ``.py`` or ``.ipynb`` file to ``output_file`` (None: in place).
 
     Never raises for a bad file: a file that cannot be converted gets an ERROR and
@@ -243,9 +259,15 @@ def upgrade_file(input_file: str, output_file: Optional[str] = None, mode: str =
         new = data
         result.status = "crashed"
         result.crash = traceback.format_exc()
-        result.log = [LogEntry(ERROR, 0, 0, "tf1clip-upgrade failed on this file (internal error %s: %s); the "
-                               "file was left unchanged. Please report it with the detailed log."
-                               % (type(err).__name__, err))]
+        result.log = [
+            LogEntry(
+                ERROR,
+                0,
+                0,
+                "tf1clip-upgrade failed on this file (internal error %s: %s); the "
+                "file was left unchanged. Please report it with the detailed log." % (type(err).__name__, err),
+            )
+        ]
     if new == data and result.status == "converted":
         result.status = "unchanged"
     if new == data and in_place:
@@ -267,9 +289,14 @@ def _link(path, in_root, out_path, out_root):
     os.symlink(target, out_path)
 
 
-def upgrade_tree(input_tree: str, output_tree: Optional[str] = None, copy_other_files: bool = True,
-                 mode: str = "DEFAULT", target: str = "auto",
-                 upgrade_compat_v1_import: bool = True) -> List[FileResult]:
+def upgrade_tree(
+    input_tree: str,
+    output_tree: Optional[str] = None,
+    copy_other_files: bool = True,
+    mode: str = "DEFAULT",
+    target: str = "auto",
+    upgrade_compat_v1_import: bool = True,
+) -> List[FileResult]:
     """Converts every ``.py`` and ``.ipynb`` file under ``input_tree`` (``output_tree`` None: in place).
 
     Out of place, the other files are copied (``copy_other_files``) with their
@@ -304,15 +331,26 @@ def upgrade_tree(input_tree: str, output_tree: Optional[str] = None, copy_other_
                 continue
             if os.path.islink(path):
                 if in_place:
-                    results.append(FileResult(path, path, "skipped", [LogEntry(
-                        INFO, 0, 0, "Skipped the symbolic link (its target is converted where it lives).")]))
+                    results.append(
+                        FileResult(
+                            path,
+                            path,
+                            "skipped",
+                            [
+                                LogEntry(
+                                    INFO, 0, 0, "Skipped the symbolic link (its target is converted where it lives)."
+                                )
+                            ],
+                        )
+                    )
                 elif code or copy_other_files:
                     _link(path, input_tree, out_path, output_root)
                     results.append(FileResult(path, out_path, "symlink"))
                 continue
             if code:
-                results.append(upgrade_file(path, None if in_place else out_path, mode, target,
-                                            upgrade_compat_v1_import))
+                results.append(
+                    upgrade_file(path, None if in_place else out_path, mode, target, upgrade_compat_v1_import)
+                )
             elif copy_other_files and not in_place:
                 shutil.copy2(path, out_path)
                 results.append(FileResult(path, out_path, "copied"))

@@ -17,9 +17,7 @@ import os
 
 from tf1clip.upgrade._results import TensorFlowMissing
 
-INSTALL_HINT = ("pip install 'tf1clip[cpu]' (or 'tf1clip[tf]'; for Estimator code "
-                "pip install 'tf1clip[estimator]')")
-
+INSTALL_HINT = "pip install 'tf1clip[cpu]' (or 'tf1clip[tf]'; for Estimator code pip install 'tf1clip[estimator]')"
 
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
@@ -33,7 +31,8 @@ try:
 except ImportError as err:
     raise TensorFlowMissing(
         "tf1clip-upgrade needs TensorFlow (it runs TensorFlow's own tf_upgrade_v2 engine), which "
-        "cannot be imported here (%s). Install it: %s." % (err, INSTALL_HINT)) from err
+        "cannot be imported here (%s). Install it: %s." % (err, INSTALL_HINT)
+    ) from err
 
 PastaEditVisitor = ast_edits._PastaEditVisitor  # pylint: disable=protected-access
 get_notebook_code = ipynb._get_code  # pylint: disable=protected-access
@@ -51,5 +50,15 @@ def tensorflow_version():
     return tuple(parts)
 
 
-__all__ = ["pasta", "ast_edits", "ipynb", "tf_upgrade_v2", "tf_upgrade_v2_safety", "PastaEditVisitor",
-           "get_notebook_code", "update_notebook", "TensorFlowMissing", "tensorflow_version"]
+__all__ = [
+    "pasta",
+    "ast_edits",
+    "ipynb",
+    "tf_upgrade_v2",
+    "tf_upgrade_v2_safety",
+    "PastaEditVisitor",
+    "get_notebook_code",
+    "update_notebook",
+    "TensorFlowMissing",
+    "tensorflow_version",
+]

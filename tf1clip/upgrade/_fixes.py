@@ -8,16 +8,36 @@ from tf1clip.upgrade._tables import ESTIMATOR_INSTALL
 from tf1clip.upgrade._tables import INFO
 from tf1clip.upgrade._tables import WARNING
 
-_GRAPH_SYMBOLS = frozenset([
-    "placeholder", "placeholder_with_default", "sparse_placeholder", "Session",
-    "InteractiveSession", "train.MonitoredSession", "train.MonitoredTrainingSession",
-    "train.SingularMonitoredSession", "train.Supervisor", "train.Saver",
-    "train.start_queue_runners", "get_collection", "add_to_collection", "global_variables_initializer",
-    "local_variables_initializer", "tables_initializer",
-])
+_GRAPH_SYMBOLS = frozenset(
+    [
+        "placeholder",
+        "placeholder_with_default",
+        "sparse_placeholder",
+        "Session",
+        "InteractiveSession",
+        "train.MonitoredSession",
+        "train.MonitoredTrainingSession",
+        "train.SingularMonitoredSession",
+        "train.Supervisor",
+        "train.Saver",
+        "train.start_queue_runners",
+        "get_collection",
+        "add_to_collection",
+        "global_variables_initializer",
+        "local_variables_initializer",
+        "tables_initializer",
+    ]
+)
 # tf1clip.contrib members (after aliases) that build TF 1 graph code: collections, train ops, loops.
-_TF1CLIP_GRAPH = ("learning.train", "training.train", "create_train_op", "optimize_loss",
-                  "get_variables_to_restore", "assign_from_checkpoint_fn", "get_model_variables")
+_TF1CLIP_GRAPH = (
+    "learning.train",
+    "training.train",
+    "create_train_op",
+    "optimize_loss",
+    "get_variables_to_restore",
+    "assign_from_checkpoint_fn",
+    "get_model_variables",
+)
 _MODE_CALLS = ("disable_eager_execution", "disable_v2_behavior", "enable_eager_execution")
 _LEGACY_KERAS_VAR = "TF_USE_LEGACY_KERAS"
 _NOTEBOOK_NEWLINE = "###==="  # how tensorflow.tools.compatibility.ipynb encodes a newline in a line
@@ -59,11 +79,14 @@ def _first_line(stmt):
 def _top_index(body):
     """Index of the first statement after the module docstring and ``__future__`` imports."""
     index = 0
-    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
-            and isinstance(body[0].value.value, str):
+    if (
+        body
+        and isinstance(body[0], ast.Expr)
+        and isinstance(body[0].value, ast.Constant)
+        and isinstance(body[0].value.value, str)
+    ):
         index = 1
-    while index < len(body) and isinstance(body[index], ast.ImportFrom) \
-            and body[index].module == "__future__":
+    while index < len(body) and isinstance(body[index], ast.ImportFrom) and body[index].module == "__future__":
         index += 1
     return index
 
@@ -107,7 +130,7 @@ class _Scan:
             if dotted.endswith(_MODE_CALLS):
                 self.mode_call = True
             if dotted.startswith(tf_alias + "."):
-                self._tf_use(dotted[len(tf_alias) + 1:], dotted, node)
+                self._tf_use(dotted[len(tf_alias) + 1 :], dotted, node)
         for node in ast.walk(tree):
             imported = _imports_tf_keras(node)
             if imported and "rnn_cell" in imported and self.keras_v1_use is None:
@@ -116,12 +139,11 @@ class _Scan:
                 self.keras_use = ("import of tensorflow.keras", node)
 
     def _tf_use(self, rest, dotted, node):
-        short = rest[len("compat.v1."):] if rest.startswith("compat.v1.") else rest
+        short = rest[len("compat.v1.") :] if rest.startswith("compat.v1.") else rest
         head = short.split(".")[0]
         if self.graph_use is None and short in _GRAPH_SYMBOLS:
             self.graph_use = (dotted, node)
-        v1_keras = head == "layers" or short.startswith("nn.rnn_cell.") \
-            or rest.startswith("compat.v1.keras")
+        v1_keras = head == "layers" or short.startswith("nn.rnn_cell.") or rest.startswith("compat.v1.keras")
         if self.keras_v1_use is None and v1_keras:
             self.keras_v1_use = (dotted, node)
         if self.keras_use is None and head == "keras":
@@ -170,8 +192,11 @@ def _imports_tf_keras(node):
         names = [node.module + "." + alias.name for alias in node.names]
     else:
         return None
-    found = [n for n in names if n == "tensorflow.keras"
-             or n.startswith(("tensorflow.keras.", "tensorflow.compat.v1.nn.rnn_cell"))]
+    found = [
+        n
+        for n in names
+        if n == "tensorflow.keras" or n.startswith(("tensorflow.keras.", "tensorflow.compat.v1.nn.rnn_cell"))
+    ]
     return found[0] if found else None
 
 
@@ -184,18 +209,29 @@ def _legacy_keras_lines(scan, first, text, log):
     use = scan.legacy_keras_use
     if use is None or _LEGACY_KERAS_VAR in text:
         return [], False
-    line = 'os.environ["%s"] = "1"  # tf1clip-upgrade: %s needs Keras 2 (tf-keras)' % (
-        _LEGACY_KERAS_VAR, use[0])
-    _log_at(log, INFO, use[1],
-            "%s needs Keras 2, which TensorFlow 2.16+ takes from the tf-keras package only when "
-            "%s=1 is set before TensorFlow is imported: added 'os.environ[\"%s\"] = \"1\"' "
-            "before the first import." % (use[0], _LEGACY_KERAS_VAR, _LEGACY_KERAS_VAR))
+    line = 'os.environ["%s"] = "1"  # tf1clip-upgrade: %s needs Keras 2 (tf-keras)' % (_LEGACY_KERAS_VAR, use[0])
+    _log_at(
+        log,
+        INFO,
+        use[1],
+        "%s needs Keras 2, which TensorFlow 2.16+ takes from the tf-keras package only when "
+        '%s=1 is set before TensorFlow is imported: added \'os.environ["%s"] = "1"\' '
+        "before the first import." % (use[0], _LEGACY_KERAS_VAR, _LEGACY_KERAS_VAR),
+    )
     if importlib.util.find_spec("tf_keras") is None:
-        _log_at(log, WARNING, use[1],
-                "The tf-keras package is not installed here; install it where this program runs: "
-                "python3 -m tf1clip.install_extras legacy-keras (tf-keras at TensorFlow's minor version).")
-    imports_os = (isinstance(first, ast.Import) and len(first.names) == 1
-                  and first.names[0].name == "os" and first.names[0].asname is None)
+        _log_at(
+            log,
+            WARNING,
+            use[1],
+            "The tf-keras package is not installed here; install it where this program runs: "
+            "python3 -m tf1clip.install_extras legacy-keras (tf-keras at TensorFlow's minor version).",
+        )
+    imports_os = (
+        isinstance(first, ast.Import)
+        and len(first.names) == 1
+        and first.names[0].name == "os"
+        and first.names[0].asname is None
+    )
     return ([line], True) if imports_os else (["import os", line], False)
 
 
@@ -219,8 +255,13 @@ def _tf1clip_import_line(tree, scan, anchor, log):
             needed.append(module)
     if len(needed) > 1 and "tf1clip" in needed:
         needed.remove("tf1clip")
-    imported = [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
-                for alias in node.names if alias.asname is None]
+    imported = [
+        alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import)
+        for alias in node.names
+        if alias.asname is None
+    ]
     lines = []
     for module in sorted(needed):
         if any(name == module or name.startswith(module + ".") for name in imported):
@@ -237,17 +278,27 @@ def _graph_mode_line(scan, tf_alias, tf_stmt, log):
         return []
     dotted, node = scan.graph_use
     if tf_alias is None:
-        _log_at(log, WARNING, node,
-                "%s needs graph mode, but this file has no module-level 'import tensorflow as "
-                "...': call tf.compat.v1.disable_eager_execution() when the program starts."
-                % dotted)
+        _log_at(
+            log,
+            WARNING,
+            node,
+            "%s needs graph mode, but this file has no module-level 'import tensorflow as "
+            "...': call tf.compat.v1.disable_eager_execution() when the program starts." % dotted,
+        )
         return []
     call = "%s.compat.v1.disable_eager_execution()" % tf_alias
-    _log_at(log, INFO, node,
-            "%s needs graph mode, which TensorFlow 2 turns off: added '%s' right after the "
-            "TensorFlow import (line %d)." % (dotted, call, tf_stmt.lineno))
-    why = "placeholders and Sessions need" if dotted.split(".")[-1] in ("placeholder", "Session") \
+    _log_at(
+        log,
+        INFO,
+        node,
+        "%s needs graph mode, which TensorFlow 2 turns off: added '%s' right after the "
+        "TensorFlow import (line %d)." % (dotted, call, tf_stmt.lineno),
+    )
+    why = (
+        "placeholders and Sessions need"
+        if dotted.split(".")[-1] in ("placeholder", "Session")
         else "TF 1 graph code needs"
+    )
     return [call + "  # tf1clip-upgrade: %s graph mode" % why]
 
 
@@ -269,10 +320,14 @@ def finish(text, tree, notebook=False, target="modern"):
     scan = _Scan(tree, tf_alias or "tf")  # tf_upgrade_v2 assumes ``tf`` too
     log = []
     for dotted, node in scan.estimator_uses if target != "estimator" else ():
-        _log_at(log, ERROR, node,
-                "%s: tf.estimator was removed in TensorFlow 2.16. Estimator code runs on TensorFlow 2.15 "
-                "with tensorflow-estimator: %s, then convert with --target estimator (or port the model "
-                "to a tf.compat.v1 graph and a Session loop)." % (dotted, ESTIMATOR_INSTALL))
+        _log_at(
+            log,
+            ERROR,
+            node,
+            "%s: tf.estimator was removed in TensorFlow 2.16. Estimator code runs on TensorFlow 2.15 "
+            "with tensorflow-estimator: %s, then convert with --target estimator (or port the model "
+            "to a tf.compat.v1 graph and a Session loop)." % (dotted, ESTIMATOR_INSTALL),
+        )
     top = _top_index(body)
     if top == len(body):
         return text, log, []  # only a docstring and __future__ imports
@@ -281,15 +336,14 @@ def finish(text, tree, notebook=False, target="modern"):
     # TF 2.15 (the estimator target) has Keras 2 built in: no tf-keras switch there.
     keras_lines, after_os = _legacy_keras_lines(scan, first, text, log) if target != "estimator" else ([], False)
     if keras_lines:
-        inserts.append((first.end_lineno, True, keras_lines) if after_os
-                       else (_first_line(first), False, keras_lines))
+        inserts.append((first.end_lineno, True, keras_lines) if after_os else (_first_line(first), False, keras_lines))
     tf_lines = _tf1clip_import_line(tree, scan, input_tf_stmt or tree, log)
     tf_lines += _graph_mode_line(scan, tf_alias, input_tf_stmt, log)
     if tf_lines:
-        inserts.append((tf_stmt.end_lineno, True, tf_lines) if tf_stmt is not None
-                       else (_first_line(first), False, tf_lines))
-    added = [line.split("  #")[0] for _, _, lines in inserts for line in lines
-             if line != "import os"]
+        inserts.append(
+            (tf_stmt.end_lineno, True, tf_lines) if tf_stmt is not None else (_first_line(first), False, tf_lines)
+        )
+    added = [line.split("  #")[0] for _, _, lines in inserts for line in lines if line != "import os"]
     return _insert_lines(text, inserts, notebook), log, added
 
 
@@ -306,7 +360,7 @@ def _insert_lines(text, inserts, notebook):
             joined = _NOTEBOOK_NEWLINE.join(new)
             if after:
                 tail = _NOTEBOOK_NEWLINE if old.endswith(_NOTEBOOK_NEWLINE) else ""
-                body = old[:len(old) - len(tail)]
+                body = old[: len(old) - len(tail)]
                 lines[line - 1] = body + _NOTEBOOK_NEWLINE + joined + tail
             else:
                 lines[line - 1] = joined + _NOTEBOOK_NEWLINE + old
@@ -316,4 +370,3 @@ def _insert_lines(text, inserts, notebook):
         index = line if after else line - 1
         lines[index:index] = [entry + carriage_return for entry in new]
     return "\n".join(lines)
-

@@ -72,18 +72,29 @@ def summary(results: Sequence[FileResult]) -> str:
     issues = sum(len(r.issues) for r in files)
     errors = sum(len(r.errors) for r in files)
     crashed = [r for r in files if r.status == "crashed"]
-    lines = ["tf1clip-upgrade: TensorFlow 1.x -> 2 upgrade (tf_upgrade_v2 + tf1clip rules)\n", RULE,
-             "Converted %d files\n" % len(files),
-             "Detected %d issues that require attention (%d errors)\n" % (issues, errors)]
+    lines = [
+        "tf1clip-upgrade: TensorFlow 1.x -> 2 upgrade (tf_upgrade_v2 + tf1clip rules)\n",
+        RULE,
+        "Converted %d files\n" % len(files),
+        "Detected %d issues that require attention (%d errors)\n" % (issues, errors),
+    ]
     if crashed:
-        lines.append("tf1clip-upgrade failed on %d files (copied unchanged; see the detailed log and "
-                     "please report it)\n" % len(crashed))
+        lines.append(
+            "tf1clip-upgrade failed on %d files (copied unchanged; see the detailed log and "
+            "please report it)\n" % len(crashed)
+        )
     added = {r.input: r.added for r in files if r.added}
     if added:
         keras = any("TF_USE_LEGACY_KERAS" in line for lines_ in added.values() for line in lines_)
-        lines += [RULE, "Added so that the code runs on TensorFlow 2%s:\n" % (
-            " (TF_USE_LEGACY_KERAS needs the tf-keras package: python3 -m tf1clip.install_extras legacy-keras)"
-            if keras else "")]
+        lines += [
+            RULE,
+            "Added so that the code runs on TensorFlow 2%s:\n"
+            % (
+                " (TF_USE_LEGACY_KERAS needs the tf-keras package: python3 -m tf1clip.install_extras legacy-keras)"
+                if keras
+                else ""
+            ),
+        ]
         lines += ["  %s: %s\n" % (name, "; ".join(added[name])) for name in sorted(added)]
     slim = sorted(r.input for r in files if any(SLIM_EXTRA in e.message for e in r.log if e.severity == INFO))
     if slim:
@@ -103,8 +114,12 @@ def detailed_log(results: Sequence[FileResult]) -> str:
     for result in results:
         if result.status in ("copied",):
             continue
-        parts.append(RULE + "Processing file %r\n outputting to %r (%s)\n" % (
-            result.input, result.output, result.status) + RULE + "\n")
+        parts.append(
+            RULE
+            + "Processing file %r\n outputting to %r (%s)\n" % (result.input, result.output, result.status)
+            + RULE
+            + "\n"
+        )
         parts += [entry.format() + "\n" for entry in result.log]
         if result.crash:
             parts.append(result.crash)

@@ -12,8 +12,13 @@ from tf1clip.upgrade._tables import ERROR
 from tf1clip.upgrade._tables import INFO
 from tf1clip.upgrade._tables import WARNING
 
-_SLIM_KEYS = ("slim.l1_regularizer", "slim.l2_regularizer", "slim.xavier_initializer",
-              "slim.xavier_initializer_conv2d", "slim.variance_scaling_initializer")
+_SLIM_KEYS = (
+    "slim.l1_regularizer",
+    "slim.l2_regularizer",
+    "slim.xavier_initializer",
+    "slim.xavier_initializer_conv2d",
+    "slim.variance_scaling_initializer",
+)
 
 
 def lookup(path):
@@ -58,7 +63,7 @@ def is_module(path):
 def tf_path(module):
     """``tensorflow.x.y`` -> ``tf.x.y``; None for other modules."""
     if module == "tensorflow" or module.startswith("tensorflow."):
-        return "tf" + module[len("tensorflow"):]
+        return "tf" + module[len("tensorflow") :]
     return None
 
 
@@ -107,8 +112,7 @@ def _collect_aliases(tree):
                 continue
             for target in node.targets:
                 # only a name bound once, by this assignment, is an alias of what it is given
-                if isinstance(target, ast.Name) and bindings.get(target.id) == 1 \
-                        and aliases.get(target.id) != path:
+                if isinstance(target, ast.Name) and bindings.get(target.id) == 1 and aliases.get(target.id) != path:
                     aliases[target.id] = path
                     changed = True
     return aliases
@@ -130,19 +134,28 @@ def _literal_name(call):
 
 
 def _is_getattr(node, parent):
-    return (isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id in (
-        "getattr", "hasattr") and parent.args and parent.args[0] is node)
+    return (
+        isinstance(parent, ast.Call)
+        and isinstance(parent.func, ast.Name)
+        and parent.func.id in ("getattr", "hasattr")
+        and parent.args
+        and parent.args[0] is node
+    )
 
 
 def contrib_error(literal, path):
     named = literal if literal == path else "%s (%s)" % (literal, path)
-    return ("%s cannot be converted automatically: tf.contrib is not part of TensorFlow 2 and "
-            "tf1clip does not provide it; %s." % (named, T.successor(path)))
+    return (
+        "%s cannot be converted automatically: tf.contrib is not part of TensorFlow 2 and "
+        "tf1clip does not provide it; %s." % (named, T.successor(path))
+    )
 
 
 def import_error(statement, path):
-    return ("%s fails on TensorFlow 2: tf.contrib is gone and tf1clip does not provide %s; %s. Remove "
-            "the import once its uses are ported." % (statement, path, T.successor(path)))
+    return (
+        "%s fails on TensorFlow 2: tf.contrib is gone and tf1clip does not provide %s; %s. Remove "
+        "the import once its uses are ported." % (statement, path, T.successor(path))
+    )
 
 
 class ContribRewriter:
@@ -189,8 +202,11 @@ class ContribRewriter:
             parent = self._parents.get(node)
             if isinstance(parent, ast.Attribute) or (isinstance(parent, ast.Assign) and parent.value is node):
                 continue
-            if _is_getattr(node, parent) and _literal_name(parent) is not None \
-                    and supported(path + "." + _literal_name(parent)) is not None:
+            if (
+                _is_getattr(node, parent)
+                and _literal_name(parent) is not None
+                and supported(path + "." + _literal_name(parent)) is not None
+            ):
                 continue
             self._opaque.add(node.id)
 
@@ -200,13 +216,18 @@ class ContribRewriter:
         if _is_getattr(node, parent):
             name = _literal_name(parent)
             if name is None:
-                self._add(ERROR, parent, "%s(%s, ...) names a member of %s that cannot be known before "
-                          "the program runs, so the module was left as is: tf1clip provides only some of "
-                          "%s (%s)." % (parent.func.id, dotted(node), path, path, T.successor(path)))
+                self._add(
+                    ERROR,
+                    parent,
+                    "%s(%s, ...) names a member of %s that cannot be known before "
+                    "the program runs, so the module was left as is: tf1clip provides only some of "
+                    "%s (%s)." % (parent.func.id, dotted(node), path, path, T.successor(path)),
+                )
                 return False
             if supported(path + "." + name) is None:
-                self._add(ERROR, parent, contrib_error("%s(%s, %r)" % (parent.func.id, dotted(node), name),
-                                                       path + "." + name))
+                self._add(
+                    ERROR, parent, contrib_error("%s(%s, %r)" % (parent.func.id, dotted(node), name), path + "." + name)
+                )
                 return False
             return True
         if isinstance(parent, ast.Assign) and parent.value is node:
@@ -216,9 +237,13 @@ class ContribRewriter:
             return True
         if isinstance(node, ast.Name) and node.id in self._opaque:
             return True  # reported at the binding's opaque use below
-        self._add(ERROR, node, "%s (%s) is passed around as a module object, so tf1clip cannot check that "
-                  "it provides every member the program uses; it was left as is (%s)." % (
-                      dotted(node), path, T.successor(path)))
+        self._add(
+            ERROR,
+            node,
+            "%s (%s) is passed around as a module object, so tf1clip cannot check that "
+            "it provides every member the program uses; it was left as is (%s)."
+            % (dotted(node), path, T.successor(path)),
+        )
         return False
 
     # ---- the walk --------------------------------------------------------------------------
@@ -228,8 +253,7 @@ class ContribRewriter:
 
     def _binding_supported(self, root):
         path = self._aliases.get(root)
-        return (path is not None and is_contrib(path) and supported(path) is not None
-                and root not in self._opaque)
+        return path is not None and is_contrib(path) and supported(path) is not None and root not in self._opaque
 
     def _visit(self, node):
         for _, value in ast.iter_fields(node):
@@ -246,8 +270,12 @@ class ContribRewriter:
     def _note_slim(self, node):
         if not self._slim_noted:
             self._slim_noted = True
-            self._add(INFO, node, "tf.contrib names that tf-slim provides were routed to tf1clip.contrib, "
-                      "which takes them from the tf-slim package: pip install '%s'." % T.SLIM_EXTRA)
+            self._add(
+                INFO,
+                node,
+                "tf.contrib names that tf-slim provides were routed to tf1clip.contrib, "
+                "which takes them from the tf-slim package: pip install '%s'." % T.SLIM_EXTRA,
+            )
 
     def _chain(self, node, parent):
         name = dotted(node)
@@ -257,8 +285,12 @@ class ContribRewriter:
         if not isinstance(node.ctx, ast.Load):
             return
         path = _resolve(self._aliases, name)
-        if path is None or self._prefix_rename(node, parent, name, path) or self._mode_key(node, parent, path) \
-                or self._estimator(node, parent, name, path):
+        if (
+            path is None
+            or self._prefix_rename(node, parent, name, path)
+            or self._mode_key(node, parent, path)
+            or self._estimator(node, parent, name, path)
+        ):
             return
         if not is_contrib(path):
             self._v1_module(node, parent, name, path)
@@ -306,10 +338,18 @@ class ContribRewriter:
 
     def _v1_module(self, node, parent, name, path):
         """``getattr(tf.train, name)``: a TF 1 module object, used bare, becomes its tf.compat.v1 module."""
-        if path.startswith("tf.") and path[3:] in T.V1_MODULES and name.split(".")[0] == "tf" \
-                and not (self._target == "estimator" and path == "tf.estimator"):
-            self._replace(parent, node, "tf.compat.v1." + path[3:],
-                          "(the module object itself is used, so it must have every TF 1 member)")
+        if (
+            path.startswith("tf.")
+            and path[3:] in T.V1_MODULES
+            and name.split(".")[0] == "tf"
+            and not (self._target == "estimator" and path == "tf.estimator")
+        ):
+            self._replace(
+                parent,
+                node,
+                "tf.compat.v1." + path[3:],
+                "(the module object itself is used, so it must have every TF 1 member)",
+            )
 
     def _prefix_rename(self, node, parent, name, path):
         for old, new in T.PREFIX_RENAMES.items():
@@ -347,46 +387,58 @@ class ContribRewriter:
             return True
         constant = ast.copy_location(ast.Constant(values[key]), node)
         pasta.ast_utils.replace_child(parent, node, constant)
-        self._add(INFO, node, "Replaced %r by its value %r: mode keys are strings, and %s is gone on TF 2.16+."
-                  % (dotted(node), values[key], module.rpartition(".")[0]))
+        self._add(
+            INFO,
+            node,
+            "Replaced %r by its value %r: mode keys are strings, and %s is gone on TF 2.16+."
+            % (dotted(node), values[key], module.rpartition(".")[0]),
+        )
         return True
-
 
     def _estimator(self, node, parent, name, path):
         """Converts TF 1 estimator code for the estimator target, as TF 2.15's tf_upgrade_v2 does."""
         if self._target != "estimator":
             return False
         if path.startswith("tf.contrib.estimator."):
-            member = path[len("tf.contrib.estimator."):]
+            member = path[len("tf.contrib.estimator.") :]
             if member in T.CONTRIB_ESTIMATOR:
                 self._replace(parent, node, T.CONTRIB_ESTIMATOR[member])
                 return True
             return False
         if not path.startswith("tf.estimator."):
             return False
-        member = path[len("tf.estimator."):]
+        member = path[len("tf.estimator.") :]
         if any(member == p or member.startswith(p + ".") for p in T.ESTIMATOR_V1_ONLY):
             self._replace(parent, node, "tf.compat.v1.estimator." + member)
             return True
         if member in T.CANNED_ESTIMATORS and isinstance(parent, ast.Call) and parent.func is node:
             arg_names, add_reduction = T.CANNED_ESTIMATORS[member]
             if any(ast_edits.get_arg_value(parent, a)[0] for a in arg_names):
-                self._replace(parent, node, "tf.compat.v1.estimator." + member,
-                              "(it is given a tf.compat.v1 optimizer or input_layer_partitioner, which "
-                              "only the tf.compat.v1.estimator class takes)")
+                self._replace(
+                    parent,
+                    node,
+                    "tf.compat.v1.estimator." + member,
+                    "(it is given a tf.compat.v1 optimizer or input_layer_partitioner, which "
+                    "only the tf.compat.v1.estimator class takes)",
+                )
                 return True
             if add_reduction and not any(k.arg == "loss_reduction" for k in parent.keywords):
-                parent.keywords.append(ast.keyword(arg="loss_reduction",
-                                                   value=pasta.parse("tf.keras.losses.Reduction.SUM")))
-                self._add(INFO, node, "%s: added loss_reduction=tf.keras.losses.Reduction.SUM, the TF 1 "
-                          "default (TF 2's is SUM_OVER_BATCH_SIZE)." % name)
+                parent.keywords.append(
+                    ast.keyword(arg="loss_reduction", value=pasta.parse("tf.keras.losses.Reduction.SUM"))
+                )
+                self._add(
+                    INFO,
+                    node,
+                    "%s: added loss_reduction=tf.keras.losses.Reduction.SUM, the TF 1 "
+                    "default (TF 2's is SUM_OVER_BATCH_SIZE)." % name,
+                )
             return True
         return False
 
     # ---- tf.contrib.mixed_precision --------------------------------------------------------
 
     def _mixed_precision(self, node, parent, name, path):
-        member = path[len(T.MIXED_PRECISION) + 1:]
+        member = path[len(T.MIXED_PRECISION) + 1 :]
         call = parent if isinstance(parent, ast.Call) and parent.func is node else None
         if member == "LossScaleOptimizer":
             if call is not None:
@@ -398,18 +450,29 @@ class ContribRewriter:
             # only for a DynamicLossScale, and one that multiplies by 1 keeps the scale fixed.
             if call is not None:
                 _rename_keywords(call, {"loss_scale": "initial_loss_scale"})
-                call.keywords += [ast.keyword(arg="increment_period", value=ast.Constant(1)),
-                                  ast.keyword(arg="multiplier", value=ast.Constant(1.0))]
-            self._replace(parent, node, "tf.compat.v1.mixed_precision.DynamicLossScale",
-                          "with increment_period=1, multiplier=1.0: a fixed scale that still skips "
-                          "non-finite steps, as contrib's LossScaleOptimizer did")
+                call.keywords += [
+                    ast.keyword(arg="increment_period", value=ast.Constant(1)),
+                    ast.keyword(arg="multiplier", value=ast.Constant(1.0)),
+                ]
+            self._replace(
+                parent,
+                node,
+                "tf.compat.v1.mixed_precision.DynamicLossScale",
+                "with increment_period=1, multiplier=1.0: a fixed scale that still skips "
+                "non-finite steps, as contrib's LossScaleOptimizer did",
+            )
             return True
         if member == "ExponentialUpdateLossScaleManager":
             if call is not None and _exponential_is_dynamic(call):
-                _rename_keywords(call, {"init_loss_scale": "initial_loss_scale",
-                                        "incr_every_n_steps": "increment_period", "incr_ratio": "multiplier"})
-                call.keywords = [k for k in call.keywords
-                                 if k.arg not in ("decr_every_n_nan_or_inf", "decr_ratio")]
+                _rename_keywords(
+                    call,
+                    {
+                        "init_loss_scale": "initial_loss_scale",
+                        "incr_every_n_steps": "increment_period",
+                        "incr_ratio": "multiplier",
+                    },
+                )
+                call.keywords = [k for k in call.keywords if k.arg not in ("decr_every_n_nan_or_inf", "decr_ratio")]
                 if len(call.args) >= 4:
                     call.keywords.insert(0, ast.keyword(arg="multiplier", value=call.args[3]))
                 call.args = call.args[:2]
@@ -447,13 +510,15 @@ class ContribRewriter:
             path = base + "." + alias.name
             if path in T.PREFIX_RENAMES:
                 moved.setdefault(tf_module(T.PREFIX_RENAMES[path].rpartition(".")[0]), []).append(
-                    ast.alias(name=alias.name, asname=alias.asname))
+                    ast.alias(name=alias.name, asname=alias.asname)
+                )
                 continue
             rnn = T.rnn_target(path)
             if rnn is not None:
                 module, _, name = rnn.rpartition(".")
                 moved.setdefault(tf_module(module), []).append(
-                    ast.alias(name=name, asname=alias.asname or (alias.name if name != alias.name else None)))
+                    ast.alias(name=name, asname=alias.asname or (alias.name if name != alias.name else None))
+                )
                 continue
             found = supported(path) if is_contrib(path) and alias.name != "*" else None
             if found is not None and found[0] == len(path.split(".")):
@@ -490,13 +555,21 @@ class ContribRewriter:
             body.insert(index + offset, new_node)
             pasta.base.formatting.set(new_node, "prefix", pasta.base.formatting.get(node, "prefix"))
             new_nodes.append(new_node)
-        self._add(INFO, node, "Changed import from %r to %r" % (
-            old.strip(), "; ".join(pasta.dump(n).strip() for n in [node] + new_nodes)))
+        self._add(
+            INFO,
+            node,
+            "Changed import from %r to %r"
+            % (old.strip(), "; ".join(pasta.dump(n).strip() for n in [node] + new_nodes)),
+        )
 
     def _alias_binding(self, node, parent):
         """Defers ``alias = tf.contrib.<memberwise module>`` until its uses are known."""
-        if not isinstance(parent, ast.Assign) or parent.value is not node or len(parent.targets) != 1 \
-                or not isinstance(parent.targets[0], ast.Name):
+        if (
+            not isinstance(parent, ast.Assign)
+            or parent.value is not node
+            or len(parent.targets) != 1
+            or not isinstance(parent.targets[0], ast.Name)
+        ):
             return False
         self._pending_bindings.append((parent, parent.targets[0].id, dotted(node)))
         return True
@@ -511,8 +584,7 @@ class ContribRewriter:
             self._replace(assign, assign.value, T.MEMBERWISE[path], "(every use of %s was converted)" % bound)
         for node, parent, alias, path in self._pending_imports:
             bound = alias.asname or alias.name.split(".")[0]
-            statement = ("import " if isinstance(node, ast.Import) else "from %s import " % node.module) \
-                + alias.name
+            statement = ("import " if isinstance(node, ast.Import) else "from %s import " % node.module) + alias.name
             if self._unconverted.get(bound) or bound in self._opaque:
                 self._add(ERROR, node, import_error(statement, path))
                 continue
@@ -529,12 +601,13 @@ class ContribRewriter:
 
 def tf_module(path):
     """``tf.x.y`` -> ``tensorflow.x.y``."""
-    return "tensorflow" + path[len("tf"):]
+    return "tensorflow" + path[len("tf") :]
 
 
 def _body_of(parent, node):
-    return next(value for _, value in ast.iter_fields(parent)
-                if isinstance(value, list) and any(item is node for item in value))
+    return next(
+        value for _, value in ast.iter_fields(parent) if isinstance(value, list) and any(item is node for item in value)
+    )
 
 
 def _rename_keywords(call, renames):
@@ -544,15 +617,14 @@ def _rename_keywords(call, renames):
 
 
 def _number(node):
-    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) \
-            and not isinstance(node.value, bool):
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
         return float(node.value)
     if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Pow, ast.Div, ast.Mult)):
         left, right = _number(node.left), _number(node.right)
         if left is None or right is None or (isinstance(node.op, ast.Div) and right == 0):
             return None
         try:
-            return {ast.Pow: left ** right, ast.Div: left / (right or 1), ast.Mult: left * right}[type(node.op)]
+            return {ast.Pow: left**right, ast.Div: left / (right or 1), ast.Mult: left * right}[type(node.op)]
         except OverflowError:
             return None
     return None
@@ -591,12 +663,13 @@ class _Tf1clipRules:
             self.symbol_renames.setdefault("tf.contrib.framework.nest.is_sequence", "tf.nest.is_nested")
             for name in T.SUMMARY_OPS:
                 self.symbol_renames.setdefault("tf.summary." + name, "tf.compat.v1.summary." + name)
-            self.function_transformers = {k: v for k, v in self.function_transformers.items()
-                                          if k not in _SLIM_KEYS}
+            self.function_transformers = {k: v for k, v in self.function_transformers.items() if k not in _SLIM_KEYS}
         # tf1clip reports contrib itself (naming the successor), and absl flags live on in tf.compat.v1.
         self.module_deprecations = {
-            name: value for name, value in self.module_deprecations.items()
-            if not is_contrib(name) and name not in T.PREFIX_RENAMES}
+            name: value
+            for name, value in self.module_deprecations.items()
+            if not is_contrib(name) and name not in T.PREFIX_RENAMES
+        }
 
     def preprocess(self, root_node, after_compat_v1_upgrade=False):
         if isinstance(self, tf_upgrade_v2.TFAPIChangeSpec):

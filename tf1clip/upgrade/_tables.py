@@ -5,8 +5,10 @@ import functools
 from tf1clip.upgrade import _slim_names
 
 # contrib path (under tf.contrib) -> the tf-slim public names it has
-SLIM_NAMES = {key: frozenset(n for source in sources for n in _slim_names.NAMES[source])
-              for key, sources in _slim_names.MODULES.items()}
+SLIM_NAMES = {
+    key: frozenset(n for source in sources for n in _slim_names.NAMES[source])
+    for key, sources in _slim_names.MODULES.items()
+}
 
 INFO, WARNING, ERROR = "INFO", "WARNING", "ERROR"  # the strings ast_edits uses
 
@@ -18,20 +20,40 @@ OWN = {
     "tf.contrib": ("tf1clip.contrib", ("estimator", "framework", "layers", "opt", "slim", "training")),
     "tf.contrib.estimator": ("tf1clip.contrib.estimator", ("clip_gradients_by_norm",)),
     "tf.contrib.framework": ("tf1clip.contrib.framework", ("get_global_step", "get_or_create_global_step")),
-    "tf.contrib.layers": ("tf1clip.contrib.layers", (
-        "OPTIMIZER_CLS_NAMES", "OPTIMIZER_SUMMARIES", "adaptive_clipping_fn", "optimize_loss")),
-    "tf.contrib.layers.python.layers.optimizers": ("tf1clip.contrib.layers", (
-        "OPTIMIZER_CLS_NAMES", "OPTIMIZER_SUMMARIES", "adaptive_clipping_fn", "optimize_loss")),
+    "tf.contrib.layers": (
+        "tf1clip.contrib.layers",
+        ("OPTIMIZER_CLS_NAMES", "OPTIMIZER_SUMMARIES", "adaptive_clipping_fn", "optimize_loss"),
+    ),
+    "tf.contrib.layers.python.layers.optimizers": (
+        "tf1clip.contrib.layers",
+        ("OPTIMIZER_CLS_NAMES", "OPTIMIZER_SUMMARIES", "adaptive_clipping_fn", "optimize_loss"),
+    ),
     "tf.contrib.opt": ("tf1clip.contrib.opt", ("clip_gradients_by_global_norm",)),
     "tf.contrib.slim": ("tf1clip.contrib.slim", ("learning", "get_global_step", "get_or_create_global_step")),
-    "tf.contrib.slim.learning": ("tf1clip.contrib.slim.learning", (
-        "add_gradients_summaries", "clip_gradient_norms", "create_train_op", "multiply_gradients")),
-    "tf.contrib.training": ("tf1clip.contrib.training", (
-        "add_gradients_summaries", "clip_gradient_norms", "clip_gradient_norms_fn", "create_train_op",
-        "multiply_gradients")),
-    "tf.contrib.training.python.training.training": ("tf1clip.contrib.training", (
-        "add_gradients_summaries", "clip_gradient_norms", "clip_gradient_norms_fn", "create_train_op",
-        "multiply_gradients")),
+    "tf.contrib.slim.learning": (
+        "tf1clip.contrib.slim.learning",
+        ("add_gradients_summaries", "clip_gradient_norms", "create_train_op", "multiply_gradients"),
+    ),
+    "tf.contrib.training": (
+        "tf1clip.contrib.training",
+        (
+            "add_gradients_summaries",
+            "clip_gradient_norms",
+            "clip_gradient_norms_fn",
+            "create_train_op",
+            "multiply_gradients",
+        ),
+    ),
+    "tf.contrib.training.python.training.training": (
+        "tf1clip.contrib.training",
+        (
+            "add_gradients_summaries",
+            "clip_gradient_norms",
+            "clip_gradient_norms_fn",
+            "create_train_op",
+            "multiply_gradients",
+        ),
+    ),
 }
 
 # ``tf.contrib.<key>`` modules whose tf-slim names go to ``tf1clip.contrib.<key>`` (tf-slim's port).
@@ -39,8 +61,7 @@ SLIM_ROOTS = ("slim", "layers", "framework", "losses", "metrics", "training")
 
 
 # contrib module -> the path of its implementation package, which TF 1 code also imports from.
-LONG_PATHS = {"tf.contrib.layers": "tf.contrib.layers.python.layers",
-              "tf.contrib.slim": "tf.contrib.slim.python.slim"}
+LONG_PATHS = {"tf.contrib.layers": "tf.contrib.layers.python.layers", "tf.contrib.slim": "tf.contrib.slim.python.slim"}
 
 
 @functools.lru_cache(maxsize=None)
@@ -56,28 +77,70 @@ def provided():
             table[contrib] = (target, own | frozenset(names), frozenset(names) - own)
     for short, long in LONG_PATHS.items():  # contrib's own module paths, as in "from ...python.layers import X"
         for contrib in [k for k in table if k == short or k.startswith(short + ".")]:
-            table.setdefault(long + contrib[len(short):], table[contrib])
-    table["tf.contrib"] = (table["tf.contrib"][0],
-                           table["tf.contrib"][1] | frozenset(SLIM_ROOTS), frozenset(
-                               ("losses", "metrics")))
+            table.setdefault(long + contrib[len(short) :], table[contrib])
+    table["tf.contrib"] = (
+        table["tf.contrib"][0],
+        table["tf.contrib"][1] | frozenset(SLIM_ROOTS),
+        frozenset(("losses", "metrics")),
+    )
     return table
 
 
 # ``tf.compat.v1.layers`` members; TF 2.21's tf_upgrade_v2 renames only three.
 TF_LAYERS = (
-    "AveragePooling1D", "AveragePooling2D", "AveragePooling3D", "BatchNormalization",
-    "Conv1D", "Conv2D", "Conv2DTranspose", "Conv3D", "Conv3DTranspose", "Dense", "Dropout",
-    "Flatten", "InputSpec", "Layer", "MaxPooling1D", "MaxPooling2D", "MaxPooling3D",
-    "SeparableConv1D", "SeparableConv2D", "average_pooling1d", "average_pooling2d",
-    "average_pooling3d", "batch_normalization", "conv1d", "conv2d", "conv2d_transpose",
-    "conv3d", "conv3d_transpose", "dense", "dropout", "flatten", "max_pooling1d",
-    "max_pooling2d", "max_pooling3d", "separable_conv1d", "separable_conv2d",
-    "experimental.keras_style_scope", "experimental.set_keras_style",
+    "AveragePooling1D",
+    "AveragePooling2D",
+    "AveragePooling3D",
+    "BatchNormalization",
+    "Conv1D",
+    "Conv2D",
+    "Conv2DTranspose",
+    "Conv3D",
+    "Conv3DTranspose",
+    "Dense",
+    "Dropout",
+    "Flatten",
+    "InputSpec",
+    "Layer",
+    "MaxPooling1D",
+    "MaxPooling2D",
+    "MaxPooling3D",
+    "SeparableConv1D",
+    "SeparableConv2D",
+    "average_pooling1d",
+    "average_pooling2d",
+    "average_pooling3d",
+    "batch_normalization",
+    "conv1d",
+    "conv2d",
+    "conv2d_transpose",
+    "conv3d",
+    "conv3d_transpose",
+    "dense",
+    "dropout",
+    "flatten",
+    "max_pooling1d",
+    "max_pooling2d",
+    "max_pooling3d",
+    "separable_conv1d",
+    "separable_conv2d",
+    "experimental.keras_style_scope",
+    "experimental.set_keras_style",
 )
 
 # ``tf.contrib.rnn`` members that live on in TF 2 (tf_upgrade_v2 maps some to names that do not exist).
-RNN_CELLS = ("BasicLSTMCell", "BasicRNNCell", "DeviceWrapper", "DropoutWrapper", "GRUCell", "LSTMCell",
-             "LSTMStateTuple", "MultiRNNCell", "RNNCell", "ResidualWrapper")
+RNN_CELLS = (
+    "BasicLSTMCell",
+    "BasicRNNCell",
+    "DeviceWrapper",
+    "DropoutWrapper",
+    "GRUCell",
+    "LSTMCell",
+    "LSTMStateTuple",
+    "MultiRNNCell",
+    "RNNCell",
+    "ResidualWrapper",
+)
 RNN_FUNCTIONS = ("static_rnn", "static_bidirectional_rnn", "static_state_saving_rnn")
 
 
@@ -104,8 +167,22 @@ MEMBERWISE = {"tf.contrib.rnn": "tf.compat.v1.nn.rnn_cell", "tf.contrib.framewor
 SUMMARY_OPS = ("scalar", "histogram", "image", "audio", "text", "tensor_summary")
 
 # TF 1 modules whose module object, used bare (``getattr(tf.train, name)``), becomes the tf.compat.v1 one.
-V1_MODULES = ("train", "nn", "losses", "metrics", "summary", "layers", "initializers", "logging", "image",
-              "math", "io", "data", "saved_model", "estimator")
+V1_MODULES = (
+    "train",
+    "nn",
+    "losses",
+    "metrics",
+    "summary",
+    "layers",
+    "initializers",
+    "logging",
+    "image",
+    "math",
+    "io",
+    "data",
+    "saved_model",
+    "estimator",
+)
 
 # Prefixes renamed wherever they start a dotted name (absl flags live on in tf.compat.v1).
 PREFIX_RENAMES = {
@@ -123,16 +200,16 @@ DYNAMIC_LOSS_SCALE = "tf1clip.contrib.mixed_precision.ExponentialUpdateLossScale
 SUCCESSORS = {
     "tf.contrib.gan": "use the tensorflow-gan package (pip install tensorflow-gan; import tensorflow_gan as tfgan)",
     "tf.contrib.rnn": "use the cells in tf.compat.v1.nn.rnn_cell (or tf.keras.layers RNN layers); the "
-                      "other contrib cells have no maintained successor",
+    "other contrib cells have no maintained successor",
     "tf.contrib.cudnn_rnn": "use tf.keras.layers.LSTM or tf.keras.layers.GRU, which run cuDNN kernels on a GPU",
     "tf.contrib.quantize": "use the tensorflow-model-optimization package (tfmot.quantization.keras)",
     "tf.contrib.tpu": "use tf.compat.v1.tpu and tf.distribute.TPUStrategy",
     "tf.contrib.learn": "nothing maintained replaces it: build the model in a tf.compat.v1 graph and train "
-                        "it with a Session loop (or port it to tf.keras)",
+    "it with a Session loop (or port it to tf.keras)",
     "tf.contrib.estimator": "tf.estimator needs TensorFlow 2.15 with tensorflow-estimator "
-                            "(pip install 'tf1clip[estimator]', Python <= 3.11); convert with --target estimator",
+    "(pip install 'tf1clip[estimator]', Python <= 3.11); convert with --target estimator",
     "tf.contrib.opt": "tf1clip.contrib.opt provides only clip_gradients_by_global_norm; use a "
-                      "tf.compat.v1.train optimizer (or tf.keras.optimizers, e.g. AdamW) instead",
+    "tf.compat.v1.train optimizer (or tf.keras.optimizers, e.g. AdamW) instead",
     "tf.contrib.distributions": "use the tensorflow-probability package (tfp.distributions)",
     "tf.contrib.bayesflow": "use the tensorflow-probability package",
     "tf.contrib.seq2seq": "use tensorflow-addons' tfa.seq2seq (in maintenance mode) or Keras layers",
@@ -145,15 +222,15 @@ SUCCESSORS = {
     "tf.contrib.keras": "use tf.keras",
     "tf.contrib.eager": "TensorFlow 2 runs eagerly by default; use tf.function and tf.GradientTape",
     "tf.contrib.mixed_precision": "use tf.compat.v1.train.experimental.MixedPrecisionLossScaleOptimizer "
-                                  "or tf.keras.mixed_precision",
+    "or tf.keras.mixed_precision",
     "tf.contrib.layers": "tf-slim has no such name; tf.feature_column replaces the feature columns",
     "tf.contrib.framework": "tf-slim has no such name; see tf.nest, tf.compat.v1 and tf.sort",
     "tf.contrib.framework.nest": "use tf.nest (flatten, map_structure, pack_sequence_as, assert_same_structure; "
-                                 "is_sequence is tf.nest.is_nested)",
+    "is_sequence is tf.nest.is_nested)",
     "tf.contrib.learn.ModeKeys": "use the strings 'train', 'eval' and 'infer' (or tf.estimator.ModeKeys)",
     "tf.contrib.metrics": "tf-slim has no such name; use tf.compat.v1.metrics",
     "tf.contrib.training": "tf-slim has no such name; tf.data.experimental.bucket_by_sequence_length "
-                           "replaces bucketing, a dict or tensorboard's hparams plugin replaces HParams",
+    "replaces bucketing, a dict or tensorboard's hparams plugin replaces HParams",
     "tf.contrib.slim": "tf-slim has no such name (its model zoo is tf_slim.nets: pip install tf-slim)",
     "tf.contrib.losses": "tf-slim has no such name; use tf.compat.v1.losses",
 }
@@ -177,8 +254,7 @@ MODE_KEYS = {
     "tf.estimator.ModeKeys": {"TRAIN": "train", "EVAL": "eval", "PREDICT": "infer"},
 }
 
-ESTIMATOR_INSTALL = ("pip install 'tf1clip[estimator]' (TensorFlow 2.15 + tensorflow-estimator 2.15, "
-                     "Python <= 3.11)")
+ESTIMATOR_INSTALL = "pip install 'tf1clip[estimator]' (TensorFlow 2.15 + tensorflow-estimator 2.15, Python <= 3.11)"
 
 # tf_upgrade_v2 (TF 2.15) sends a canned estimator to tf.compat.v1.estimator when the call passes one of
 # these arguments (v2 canned estimators take only Keras optimizers); ``True``: it also sets the v1
@@ -199,8 +275,14 @@ CANNED_ESTIMATORS = {
 }
 
 # tf.estimator members whose TF 1 form only tf.compat.v1.estimator keeps (tf_upgrade_v2 2.15's renames).
-ESTIMATOR_V1_ONLY = ("inputs", "tpu", "experimental.KMeans", "experimental.dnn_logit_fn_builder",
-                     "experimental.linear_logit_fn_builder", "experimental.build_raw_supervised_input_receiver_fn")
+ESTIMATOR_V1_ONLY = (
+    "inputs",
+    "tpu",
+    "experimental.KMeans",
+    "experimental.dnn_logit_fn_builder",
+    "experimental.linear_logit_fn_builder",
+    "experimental.build_raw_supervised_input_receiver_fn",
+)
 
 # tf.contrib.estimator members -> their tf.estimator home (TF 1.15 moved them there).
 CONTRIB_ESTIMATOR = {
