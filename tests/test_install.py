@@ -22,19 +22,7 @@ from tf1clip import install_extras
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-TF_BUILDS = {
-    "tensorflow",
-    "tensorflow-cpu",
-    "tensorflow-gpu",
-    "tensorflow-intel",
-    "tensorflow-macos",
-    "tensorflow-aarch64",
-    "tensorflow-cpu-aws",
-    "tensorflow-rocm",
-    "intel-tensorflow",
-    "tf-nightly",
-    "tf-nightly-cpu",
-}
+TF_BUILDS = set(install_extras.TF_DISTRIBUTIONS)
 # What the tests and the documented installs put next to TensorFlow.
 ROOTS = {"tf1clip", "tf-keras", "tf-slim", "tensorflow-estimator", "pytest", "hypothesis"}
 
