@@ -162,6 +162,10 @@ def upgraded(tmp_path_factory):
             str(out),
             "--reportfile",
             str(report),
+            # The expected ERRORs are those of the TF 2.16+ target; on TF 2.15 with
+            # Estimator installed the default (auto) would convert Estimator code instead.
+            "--target",
+            "modern",
         ],
         cwd=str(tmp),
         env=_env(),

@@ -454,6 +454,20 @@ def test_tf1_summary_ops_and_bare_tf1_modules_go_to_tf_compat_v1():
         assert v1.summary.scalar("lr", tf.constant(1.0)).dtype == tf.string  # TF 1's op: no TensorBoard needed
 
 
+def test_session_hooks_go_to_tf_compat_v1_train_on_every_target():
+    # TF 2.15's own rules move them to tf.estimator, which TF 2.16 removed.
+    source = """\
+        import tensorflow as tf
+        hooks = [tf.train.StopAtStepHook(num_steps=5), tf.train.LoggingTensorHook([x], every_n_iter=1)]
+        """
+    expected = "hooks = [tf.compat.v1.train.StopAtStepHook(num_steps=5), tf.compat.v1.train.LoggingTensorHook([x], every_n_iter=1)]"
+    for target in ("modern", "estimator"):
+        result = _up(source, target=target)
+        assert result.text.splitlines()[1] == expected, target
+        assert not _issues(result), target
+    assert v1.train.StopAtStepHook and v1.train.LoggingTensorHook
+
+
 @pytest.mark.parametrize(
     "kwargs, message",
     [

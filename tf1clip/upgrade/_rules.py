@@ -663,6 +663,11 @@ class _Tf1clipRules:
             self.symbol_renames.setdefault("tf.contrib.framework.nest.is_sequence", "tf.nest.is_nested")
             for name in T.SUMMARY_OPS:
                 self.symbol_renames.setdefault("tf.summary." + name, "tf.compat.v1.summary." + name)
+            # TF 2.15's rules move tf.train's session hooks to tf.estimator, which TF 2.16 removed;
+            # tf.compat.v1.train has them in every TF 2.
+            for old, new in list(self.symbol_renames.items()):
+                if old.startswith("tf.train.") and new.startswith("tf.estimator."):
+                    self.symbol_renames[old] = "tf.compat.v1." + old[len("tf.") :]
             self.function_transformers = {k: v for k, v in self.function_transformers.items() if k not in _SLIM_KEYS}
         # tf1clip reports contrib itself (naming the successor), and absl flags live on in tf.compat.v1.
         self.module_deprecations = {
