@@ -10,6 +10,7 @@ import contextlib
 
 import numpy as np
 
+from tf1clip import _tf
 from tf1clip._tf import tf
 
 _HALF_DTYPES = (tf.float16, tf.bfloat16)
@@ -102,11 +103,9 @@ def scale_pairs(pairs, factor):
 def slice_info(var):
     """``(full_name, full_shape, var_offset)`` of a partition of a ``PartitionedVariable``, else None.
 
-    TensorFlow keeps this in the private ``Variable._save_slice_info`` (checked on
-    TF 2.16-2.21; the public replacement would be a partition API that does not
-    exist in ``tf.compat.v1``).
+    TensorFlow keeps this in a private attribute, reached through ``_tf.save_slice_info``.
     """
-    info = getattr(var, "_save_slice_info", None)
+    info = _tf.save_slice_info(var)
     if info is None or not getattr(info, "full_name", None):
         return None
     return info.full_name, tuple(info.full_shape), tuple(info.var_offset)

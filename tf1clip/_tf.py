@@ -84,6 +84,16 @@ def handle_deferred_dependencies(obj, name, trackable):
     return obj._handle_deferred_dependencies(name=name, trackable=trackable)
 
 
+def save_slice_info(var):
+    """The ``SaveSliceInfo`` of a partition of a ``PartitionedVariable`` (else None).
+
+    ``Variable._save_slice_info``, an instance attribute set on each partition: checked
+    on TF 2.15, 2.16, 2.21 (tests/test_partitioned.py builds partitioned variables on
+    each). Public replacement: none in ``tf.compat.v1``.
+    """
+    return getattr(var, "_save_slice_info", None)
+
+
 # (object or class path, attribute) for every private name above.
 PRIVATE_NAMES = [
     ("tensorflow.compat.v1.train.experimental.MixedPrecisionLossScaleOptimizer", "_doing_dynamic_loss_scaling"),
