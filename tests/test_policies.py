@@ -131,6 +131,43 @@ def test_check_reads_the_norm_and_falls_back_to_the_exact_test(value, finite):
         assert bool(_run_check(check, value, g)) is finite
 
 
+@pytest.mark.parametrize(
+    "make, value, finite",
+    [
+        (lambda: tf1clip.clip_by_value_fn(-1.0, 1.0), [1e30, 1e30], True),
+        (lambda: tf1clip.clip_by_value_fn(-1.0, 1.0), [NAN, 1.0], False),
+        (lambda: tf1clip.clip_by_global_norm_fn(2.0), [1e30, 1e30], False),
+        (lambda: tf1clip.clip_by_global_norm_fn(2.0), [1.0, 2.0], True),
+        (lambda: tf1clip.clip_by_global_norm_fn(v1.placeholder_with_default(NAN, [])), [1.0, 2.0], False),
+    ],
+    ids=["value-overflow", "value-nan", "global-overflow", "global-finite", "global-nan-limit"],
+)
+def test_check_of_a_capper_known_to_keep_values_finite_is_exact(make, value, finite):
+    # Such a capper's output is not normed on the fast path; the exact test still
+    # covers it when the input norm is not finite (a global norm that overflowed
+    # makes every output NaN, a value clip keeps them finite). A clip norm only
+    # known at run time could be NaN, so such a capper is not trusted.
+    with tf.Graph().as_default():
+        g, _, pairs = _pairs()
+        capper = make()
+        check = _policies.Check(pairs, capper(pairs), capper=capper, with_output=True)
+        assert bool(_run_check(check, value, g)) is finite
+
+
+def test_only_cappers_with_static_limits_are_known_to_keep_values_finite():
+    from tf1clip import cappers
+
+    with tf.Graph().as_default():
+        limit = v1.placeholder(tf.float32, [])
+        assert cappers.keeps_finite(tf1clip.clip_by_global_norm_fn(1.0))
+        assert cappers.keeps_finite(tf1clip.clip_by_value_fn(-1.0, float("inf")))
+        assert not cappers.keeps_finite(tf1clip.clip_by_global_norm_fn(limit))
+        assert not cappers.keeps_finite(tf1clip.clip_by_value_fn(-limit, 1.0))
+        assert not cappers.keeps_finite(tf1clip.clip_by_norm_fn(1.0))  # float32 norms of float64 pairs can overflow
+        assert not cappers.keeps_finite(tf1clip.chain(tf1clip.clip_by_global_norm_fn(1.0)))
+        assert not cappers.keeps_finite(lambda gv: gv)
+
+
 def test_the_three_policies_share_one_interface():
     assert set(_policies.POLICIES) == {"nan", "skip", "raise"}
     for name, cls in _policies.POLICIES.items():

@@ -23,6 +23,8 @@ inside ``tf.function`` the same decisions use Python branches or ``tf.cond``.
 
 import collections
 
+import numpy as np
+
 from tf1clip import cappers as _cappers
 from tf1clip import clipping
 from tf1clip._tf import tf
@@ -51,12 +53,35 @@ def _merge(a, b):
     return tf.raw_ops.Merge(inputs=[a, b])[0]
 
 
-def _elementwise_flags(pairs):
-    flags = []
-    for grad, _ in pairs:
-        if grad is not None:
-            with clipping._colocate(grad):
-                flags.append(tf.reduce_all(tf.math.is_finite(clipping._values(grad))))
+def _joined_batches(pairs):
+    """``(grads, [(batch, values)])``: the present gradients and their norm batches joined
+    as ``clipping.global_norm`` joins them (so the same concatenations serve both)."""
+    grads = [g for g, _ in pairs if g is not None]
+    return grads, [(batch, clipping._joined_values(grads, batch)) for batch in clipping._batches(grads)]
+
+
+def _finite_flags(joined):
+    """One bool per present gradient, in order: all its values are finite (or None).
+
+    ``joined`` is ``_joined_batches(pairs)``; the flags take O(batches) nodes.
+    """
+    grads, batches = joined
+    if not grads:
+        return None
+    parts, order = [], []
+    for batch, values in batches:
+        with clipping._colocate(values):
+            finite = tf.math.is_finite(values)
+            if len(batch) == 1:
+                parts.append(tf.reshape(tf.reduce_all(finite), [1]))
+            else:
+                rows = tf.cast(tf.reduce_all(finite, axis=list(range(1, values.shape.rank))), tf.int32)
+                ids = np.repeat(np.arange(len(batch), dtype=np.int32), [grads[i].shape[0] for i in batch])
+                parts.append(tf.cast(tf.math.segment_min(rows, ids), tf.bool))
+        order.extend(batch)
+    flags = parts[0] if len(parts) == 1 else tf.concat(parts, 0)
+    if order != sorted(order):
+        flags = tf.gather(flags, np.argsort(order).astype(np.int32))
     return flags
 
 
@@ -66,20 +91,40 @@ def _all(flags):
     return flags[0] if len(flags) == 1 else tf.reduce_all(tf.stack(flags))
 
 
+def _all_of(vector):
+    return tf.constant(True) if vector is None else tf.reduce_all(vector)
+
+
 class Check(object):
-    """Finiteness of the capper's input (and output): fast via norms, exact on demand."""
+    """Finiteness of the capper's input (and output): fast via norms, exact on demand.
+
+    The fast check norms the output too, unless the capper keeps finite values
+    finite (``cappers.keeps_finite``): then a finite input norm already implies a
+    finite output, and the output is checked exactly only when that norm is not
+    finite (a finite input whose global norm overflowed).
+    """
 
     def __init__(self, pairs, clipped, capper, with_output):
         self.pairs, self.clipped, self.capper = pairs, clipped, capper
         self.with_output = with_output
         norms = [clipping.global_norm(pairs)]
-        if with_output:
+        if with_output and not _cappers.keeps_finite(capper):
             norms.append(clipping.global_norm(clipped))
         self.fast = _all([tf.math.is_finite(n) for n in norms])
+        # Joined outside the exact check's gate, the input batches are the norm's own
+        # concatenations (grappler merges them) instead of new consumers of every gradient.
+        self._joined = None if tf.executing_eagerly() else _joined_batches(pairs)
 
     def flags(self):
-        flags = _elementwise_flags(self.pairs)
-        return flags + _elementwise_flags(self.clipped) if self.with_output else flags
+        """A bool vector, one flag per checked gradient (input, then output), or None."""
+        joined = self._joined if self._joined is not None else _joined_batches(self.pairs)
+        parts = [_finite_flags(joined)]
+        if self.with_output:
+            parts.append(_finite_flags(_joined_batches(self.clipped)))
+        parts = [p for p in parts if p is not None]
+        if not parts:
+            return None
+        return parts[0] if len(parts) == 1 else tf.concat(parts, 0)
 
     def messages(self):
         """Per-flag error messages, in the order of ``flags()``."""
@@ -101,12 +146,12 @@ class Check(object):
     def finite(self):
         """True when every checked value is finite; the exact check runs only if a norm is not."""
         if tf.executing_eagerly():
-            return self.fast if bool(self.fast) else _all(self.flags())
+            return self.fast if bool(self.fast) else _all_of(self.flags())
         if not _session_graph():
-            return tf.compat.v1.cond(self.fast, lambda: tf.constant(True), lambda: _all(self.flags()))
+            return tf.compat.v1.cond(self.fast, lambda: tf.constant(True), lambda: _all_of(self.flags()))
         when_false, when_true = _switch(self.fast)
         with tf.control_dependencies([when_false]):
-            exact = _all(self.flags())
+            exact = _all_of(self.flags())
         return _merge(when_true, exact)
 
 
@@ -234,9 +279,11 @@ class RaisePolicy(object):
 
     def _assert(self, check):
         flags = check.flags()
-        first = tf.argmin(tf.cast(tf.stack(flags), tf.int32), output_type=tf.int32)
+        if flags is None:
+            return tf.no_op()
+        first = tf.argmin(tf.cast(flags, tf.int32), output_type=tf.int32)
         message = tf.gather(tf.constant(check.messages()), first)
-        return tf.debugging.Assert(_all(flags), [message], name="assert_finite")
+        return tf.debugging.Assert(tf.reduce_all(flags), [message], name="assert_finite")
 
     def run(self, step, hand_on=False):
         gate = self.guard(step.check)

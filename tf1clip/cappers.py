@@ -159,6 +159,16 @@ def _capper_name(capper):
     return getattr(capper, "__qualname__", None) or getattr(capper, "__name__", None) or repr(capper)
 
 
+def keeps_finite(capper):
+    """True if ``capper``'s output is finite whenever the global norm of its input is.
+
+    Set on the cappers ``clip_by_global_norm_fn`` and ``clip_by_value_fn`` make
+    when their limits are known at construction: every output element is then
+    bounded by finite numbers. A policy's fast check may skip norming their output.
+    """
+    return getattr(capper, "_tf1clip_keeps_finite", False) is True
+
+
 def _check_capper(capper, arg):
     if not callable(capper):
         raise TypeError(
@@ -196,14 +206,15 @@ def _check_result(result, pairs, label):
 
 def clip_by_value_fn(clip_value_min: Any, clip_value_max: Any, name: Optional[str] = None) -> Callable:
     """Returns a capper applying ``tf1clip.clip_by_value``; bounds are checked now."""
-    clipping._check_bound(clip_value_min, "clip_value_min")
-    clipping._check_bound(clip_value_max, "clip_value_max")
+    low = clipping._check_bound(clip_value_min, "clip_value_min")
+    high = clipping._check_bound(clip_value_max, "clip_value_max")
     clipping.clip_by_value([], clip_value_min, clip_value_max)
 
     def capper(grads_and_vars):
         return clipping.clip_by_value(grads_and_vars, clip_value_min, clip_value_max, name=name)
 
     capper.__qualname__ = "clip_by_value_fn(%r, %r)" % (clip_value_min, clip_value_max)
+    capper._tf1clip_keeps_finite = low is not None and high is not None
     return capper
 
 
@@ -231,12 +242,13 @@ def clip_by_average_norm_fn(clip_norm: Any, name: Optional[str] = None) -> Calla
 
 def clip_by_global_norm_fn(clip_norm: Any, name: Optional[str] = None) -> Callable:
     """Returns a capper applying ``tf1clip.clip_by_global_norm`` (the norm is dropped)."""
-    clipping._check_clip_norm(clip_norm)
+    static, _ = clipping._check_clip_norm(clip_norm)
 
     def capper(grads_and_vars):
         return clipping.clip_by_global_norm(grads_and_vars, clip_norm, name=name)[0]
 
     capper.__qualname__ = "clip_by_global_norm_fn(%r)" % (clip_norm,)
+    capper._tf1clip_keeps_finite = static is not None
     return capper
 
 
