@@ -332,6 +332,31 @@ def test_clip_by_value_tensor_bounds_and_dtypes(sess):
         np.testing.assert_array_equal(o, [-1.0, 0.5, 1.0])
 
 
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("kind", ["dense", "sparse", "unknown_shape"])
+@pytest.mark.parametrize("size", [6, 70000], ids=["small", "huge"])
+def test_clip_by_value_matches_numpy_with_both_kernels(sess, size, kind, dtype):
+    # Small gradients use ClipByValue, huge ones (or of unknown size) Maximum then
+    # Minimum: the results, NaN and +-inf included, are np.clip's either way.
+    rng = np.random.RandomState(size)
+    values = (rng.randn(size, 1) * 3).astype(dtype)
+    values[:3, 0] = [np.nan, np.inf, -np.inf]
+    low = tf.compat.v1.placeholder_with_default(np.asarray(-1.5, np.float32), [])
+    (v,) = _vars((size, 1))
+    feed = {}
+    if kind == "unknown_shape":
+        grad = tf.compat.v1.placeholder(dtype, None)
+        feed = {grad: values}
+    else:
+        grad = tf.constant(values)
+    if kind == "sparse":
+        grad = tf.IndexedSlices(grad, tf.range(size), tf.constant([size, 1]))
+    ((g, _),) = tf1clip.clip_by_value([(grad, v)], low, 2.0)
+    out = sess.run(_dense([(g, v)])[0] if kind != "sparse" else g.values, feed)
+    assert out.dtype == dtype
+    np.testing.assert_array_equal(out, np.clip(values, -1.5, 2.0))
+
+
 # --- eager and tf.function ------------------------------------------------------------------------
 
 

@@ -126,6 +126,16 @@ def test_value_clipping_is_one_kernel_per_variable(shapes):
     assert total == len(shapes) + 2
 
 
+def test_value_clipping_of_huge_gradients_is_maximum_then_minimum():
+    # Over _ALONE_MIN_ELEMENTS elements, Maximum + Minimum (which compute in the
+    # gradient's buffer) replace ClipByValue (which allocates its output):
+    # benchmarks/RESULTS.md, few_large.
+    huge = [(300, 300), (70000,)]
+    total, ops = _added(SMALL + huge, _value)
+    assert ops == {"ClipByValue": len(SMALL), "Maximum": 2, "Minimum": 2, "Const": 2}
+    assert total == len(SMALL) + 6
+
+
 def test_large_tensors_one_reduction_and_one_multiply_each():
     total, ops = _added(LARGE * 2, _global)
     assert ops == {

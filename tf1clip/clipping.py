@@ -27,7 +27,8 @@ and gives back a new list with the same variables in the same order, ready for
 
 The work is built to cost little (see ``benchmarks/RESULTS.md``): one
 multiply per gradient, the scale arithmetic done once on a vector, one
-``ClipByValue`` per gradient, and the norms reduced by batch: small dense
+``ClipByValue`` per gradient (``Maximum`` and ``Minimum`` for one of more than
+``_ALONE_MIN_ELEMENTS`` elements), and the norms reduced by batch: small dense
 gradients that share a device, a dtype and their trailing dimensions are
 concatenated so that one reduction covers them all; larger ones and
 ``IndexedSlices`` get one ``L2Loss`` each. In the per-tensor functions a
@@ -404,7 +405,10 @@ def clip_by_value(
 ) -> Pairs:
     """Clips every gradient element to ``[clip_value_min, clip_value_max]``.
 
-    One ``ClipByValue`` kernel per gradient; NaN elements stay NaN, ``+-inf``
+    One ``ClipByValue`` kernel per gradient, or ``Maximum`` then ``Minimum`` for a
+    gradient of more than ``_ALONE_MIN_ELEMENTS`` elements or of unknown size
+    (they compute in the gradient's own buffer, where ``ClipByValue`` allocates a
+    new one: faster and smaller at that size). NaN elements stay NaN, ``+-inf``
     become the bounds (as ``tf.clip_by_value``).
 
     Args:
@@ -432,9 +436,10 @@ def clip_by_value(
         dtype = grad.dtype.base_dtype
         lo = _bound_for(clip_value_min, low, dtype, lows, "clip_value_min")
         hi = _bound_for(clip_value_max, high, dtype, highs, "clip_value_max")
-        return _pairs.with_values(
-            grad, tf.raw_ops.ClipByValue(t=_pairs.values(grad), clip_value_min=lo, clip_value_max=hi)
-        )
+        values = _pairs.values(grad)
+        if _scaled_alone(grad):
+            return _pairs.with_values(grad, tf.minimum(tf.maximum(values, lo), hi))
+        return _pairs.with_values(grad, tf.raw_ops.ClipByValue(t=values, clip_value_min=lo, clip_value_max=hi))
 
     with tf.name_scope(name or "clip_by_value"):
         return _pairs.map_gradients(pairs, clip)
