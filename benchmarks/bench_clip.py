@@ -36,7 +36,10 @@ that one step uses one core; each variant also gets a second Session with
 TensorFlow's default thread pools (``--threads 1,0``), timed in the same
 rounds, for the ``ratio, default pools`` column. Variants named ``tf1clip
 wrapper ...`` wrap the optimizer with ``clip_gradients_by_norm`` and a
-non-finite policy instead of clipping the pairs.
+non-finite policy instead of clipping the pairs; the ``reference: ...`` row
+is the "nan" wrapper plus one bare ``Switch``/``Merge`` pair, to show what
+any conditional in the step costs (TensorFlow's executor runs every node of
+a graph holding one in its slower control-flow mode).
 """
 
 import argparse
@@ -52,6 +55,11 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
 CLIP_NORM = 1.0
 CLIP_VALUE = 0.01
+
+# A reference row, not a recipe: the "nan" wrapper plus one Switch/Merge pair on a
+# run-time predicate, which puts TensorFlow's executor in its control-flow mode for
+# every node of the step. What any conditional (the policies' gates, tf.cond) costs.
+BARE_SWITCH = "reference: nan wrapper + one bare Switch/Merge"
 
 # name -> model description (see build_model); steps per chunk, chunks per
 # variant per round (the fastest is kept), timing rounds, repetitions of the
@@ -117,6 +125,8 @@ SCENARIOS = {
         batch=4,
         optimizer="adam",
         policies=True,
+        # A 2,000-variable graph takes about 45 s to build here: one thread setting.
+        threads=(1,),
         steps=2,
         chunks=3,
         rounds=12,
@@ -188,16 +198,18 @@ def _variants(cfg):
     def raw_value(gv):
         return [(None if g is None else tf.clip_by_value(g, -CLIP_VALUE, CLIP_VALUE), v) for g, v in gv]
 
-    def wrapper(policy):
+    def wrapper(policy, bare_switch=False):
         def wrap(optimizer):
             return tf1clip.clip_gradients_by_norm(optimizer, CLIP_NORM, on_nonfinite=policy)
 
         wrap.wraps_optimizer = True
+        wrap.bare_switch = bare_switch
         return wrap
 
     policies = []
     if cfg.get("policies"):
         policies = [("tf1clip wrapper, global, on_nonfinite=%s" % p, wrapper(p)) for p in ("nan", "skip", "raise")]
+        policies.append((BARE_SWITCH, wrapper("nan", bare_switch=True)))
     return [
         ("unclipped", None),
         ("tf.clip_by_norm per tensor", raw_norm),
@@ -274,14 +286,20 @@ class Variant(object):
         with self.graph.as_default():
             tf.compat.v1.set_random_seed(0)
             loss, optimizer = build_model(cfg)
+            wrap = None
             if getattr(clip, "wraps_optimizer", False):
-                optimizer = clip(optimizer)
-                clip = None
+                wrap, clip = clip, None
+                optimizer = wrap(optimizer)
             grads_and_vars = optimizer.compute_gradients(loss)
             self.n_vars = len(grads_and_vars)
             if clip is not None:
                 grads_and_vars = clip(grads_and_vars)
             train = optimizer.apply_gradients(grads_and_vars)
+            if getattr(wrap, "bare_switch", False):
+                pred = tf.compat.v1.placeholder_with_default(True, [])
+                when_false, when_true = tf.raw_ops.Switch(data=pred, pred=pred)
+                merged = tf.raw_ops.Merge(inputs=[tf.identity(when_false), tf.identity(when_true)])[0]
+                train = tf.group(train, merged)
             self.train_op = train if isinstance(train, tf.Operation) else train.op
             init = tf.compat.v1.global_variables_initializer()
         self.graph.finalize()
