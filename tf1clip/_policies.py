@@ -14,11 +14,21 @@ step is then handed on as all-NaN gradients (``poison``) instead of gated here.
 
 In a Session graph the gates cost O(1) executed nodes whatever the number of
 variables: finiteness is read off the global norms (a non-finite value makes
-its norm non-finite), the exact per-variable check runs only when a norm is
+its norm non-finite), the exact per-gradient check runs only when a norm is
 not finite, and an apply is skipped by making its ops wait on one dead output
 of a ``Switch`` (TensorFlow's executor then runs none of them) instead of
-routing every gradient and variable through a conditional. In eager mode and
-inside ``tf.function`` the same decisions use Python branches or ``tf.cond``.
+routing every gradient and variable through a conditional. The executor still
+walks the dead branch every step, so the exact check is built per batch of
+gradients (O(batches) nodes) and joins the input batches outside the branch,
+where they are the norm's own concatenations: a new consumer of every
+gradient would keep the ``tf.gradients`` tuples' Identity nodes that grappler
+otherwise removes. What remains is the price of any conditional in a Session
+graph: one ``Switch`` puts the executor in its control-flow mode for every
+node (``benchmarks/RESULTS.md``, the ``reference`` row). Building the gate in
+a non-inlined function avoids that mode but cost more (measured: the apply
+waiting on a function call's output added 10-15 % to a small-op step).
+In eager mode and inside ``tf.function`` the same decisions use Python
+branches or ``tf.cond``.
 """
 
 import collections
