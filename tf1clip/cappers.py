@@ -159,6 +159,9 @@ def _capper_name(capper):
     return getattr(capper, "__qualname__", None) or getattr(capper, "__name__", None) or repr(capper)
 
 
+_KEEPS_FINITE = "_tf1clip_keeps_finite"
+
+
 def keeps_finite(capper):
     """True if ``capper``'s output is finite whenever the global norm of its input is.
 
@@ -166,7 +169,7 @@ def keeps_finite(capper):
     when their limits are known at construction: every output element is then
     bounded by finite numbers. A policy's fast check may skip norming their output.
     """
-    return getattr(capper, "_tf1clip_keeps_finite", False) is True
+    return getattr(capper, _KEEPS_FINITE, False) is True
 
 
 def _check_capper(capper, arg):
@@ -214,7 +217,7 @@ def clip_by_value_fn(clip_value_min: Any, clip_value_max: Any, name: Optional[st
         return clipping.clip_by_value(grads_and_vars, clip_value_min, clip_value_max, name=name)
 
     capper.__qualname__ = "clip_by_value_fn(%r, %r)" % (clip_value_min, clip_value_max)
-    capper._tf1clip_keeps_finite = low is not None and high is not None
+    setattr(capper, _KEEPS_FINITE, low is not None and high is not None)
     return capper
 
 
@@ -248,7 +251,7 @@ def clip_by_global_norm_fn(clip_norm: Any, name: Optional[str] = None) -> Callab
         return clipping.clip_by_global_norm(grads_and_vars, clip_norm, name=name)[0]
 
     capper.__qualname__ = "clip_by_global_norm_fn(%r)" % (clip_norm,)
-    capper._tf1clip_keeps_finite = static is not None
+    setattr(capper, _KEEPS_FINITE, static is not None)
     return capper
 
 
