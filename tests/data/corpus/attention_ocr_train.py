@@ -136,7 +136,10 @@ def main(_):
                                dtype=tf.int32, seed=4)
     total_loss = create_model(images, slim.one_hot_encoding(labels, NUM_CHAR_CLASSES))
     final_loss = train(total_loss, None, hparams)
-  step = int(tf.train.latest_checkpoint(FLAGS.train_log_dir).rsplit('-', 1)[1])
+  # The newest checkpoint's step. Not latest_checkpoint(): the Supervisor's timed
+  # checkpoint thread can finish a save begun at step 0 after the final one.
+  state = tf.train.get_checkpoint_state(FLAGS.train_log_dir)
+  step = max(int(p.rsplit('-', 1)[1]) for p in state.all_model_checkpoint_paths)
   print('RESULT global_step=%d final_loss=%r' % (step, float(final_loss)))
 
 

@@ -123,7 +123,10 @@ def main(unused_argv=None):
         init_fn=init_fn_vgg,
         save_summaries_secs=FLAGS.save_summaries_secs,
         save_interval_secs=FLAGS.save_interval_secs)
-  step = int(tf.train.latest_checkpoint(train_dir).rsplit('-', 1)[1])
+  # The newest checkpoint's step. Not latest_checkpoint(): the Supervisor's timed
+  # checkpoint thread can finish a save begun at step 0 after the final one.
+  state = tf.train.get_checkpoint_state(train_dir)
+  step = max(int(p.rsplit('-', 1)[1]) for p in state.all_model_checkpoint_paths)
   print('RESULT global_step=%d final_loss=%r' % (step, float(final_loss)))
 
 

@@ -120,7 +120,10 @@ def train(train_config, master, is_chief, train_dir):
 def main(_):
   assert FLAGS.train_dir, '`train_dir` is missing.'
   final_loss = train(TrainConfig(), master='', is_chief=True, train_dir=FLAGS.train_dir)
-  step = int(tf.train.latest_checkpoint(FLAGS.train_dir).rsplit('-', 1)[1])
+  # The newest checkpoint's step. Not latest_checkpoint(): the Supervisor's timed
+  # checkpoint thread can finish a save begun at step 0 after the final one.
+  state = tf.train.get_checkpoint_state(FLAGS.train_dir)
+  step = max(int(p.rsplit('-', 1)[1]) for p in state.all_model_checkpoint_paths)
   print('RESULT global_step=%d final_loss=%r' % (step, float(final_loss)))
 
 
