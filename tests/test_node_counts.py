@@ -127,9 +127,8 @@ def test_value_clipping_is_one_kernel_per_variable(shapes):
 
 
 def test_value_clipping_of_huge_gradients_is_maximum_then_minimum():
-    # Over _ALONE_MIN_ELEMENTS elements, Maximum + Minimum (which compute in the
-    # gradient's buffer) replace ClipByValue (which allocates its output):
-    # benchmarks/RESULTS.md, few_large.
+    # Over _ALONE_MIN_ELEMENTS elements, Maximum + Minimum replace ClipByValue
+    # (faster in a training step there: benchmarks/RESULTS.md, few_large).
     huge = [(300, 300), (70000,)]
     total, ops = _added(SMALL + huge, _value)
     assert ops == {"ClipByValue": len(SMALL), "Maximum": 2, "Minimum": 2, "Const": 2}

@@ -407,8 +407,8 @@ def clip_by_value(
 
     One ``ClipByValue`` kernel per gradient, or ``Maximum`` then ``Minimum`` for a
     gradient of more than ``_ALONE_MIN_ELEMENTS`` elements or of unknown size
-    (they compute in the gradient's own buffer, where ``ClipByValue`` allocates a
-    new one: faster and smaller at that size). NaN elements stay NaN, ``+-inf``
+    (measured faster, with a smaller peak memory, in a training step at that
+    size: ``benchmarks/RESULTS.md``, few_large). NaN elements stay NaN, ``+-inf``
     become the bounds (as ``tf.clip_by_value``).
 
     Args:
