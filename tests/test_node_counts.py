@@ -127,12 +127,13 @@ def test_value_clipping_is_one_kernel_per_variable(shapes):
 
 
 def test_value_clipping_of_huge_gradients_is_maximum_then_minimum():
-    # Over _ALONE_MIN_ELEMENTS elements, Maximum + Minimum replace ClipByValue
-    # (faster in a training step there: benchmarks/RESULTS.md, few_large).
-    huge = [(300, 300), (70000,)]
-    total, ops = _added(SMALL + huge, _value)
-    assert ops == {"ClipByValue": len(SMALL), "Maximum": 2, "Minimum": 2, "Const": 2}
-    assert total == len(SMALL) + 6
+    # From _VALUE_MINMAX_MIN_ELEMENTS (65,536) elements on, Maximum + Minimum replace
+    # ClipByValue (faster in training steps there: benchmarks/RESULTS.md); one fewer
+    # element keeps ClipByValue.
+    huge = [(256, 256), (300, 300), (70000,)]
+    total, ops = _added(SMALL + [(65535,)] + huge, _value)
+    assert ops == {"ClipByValue": len(SMALL) + 1, "Maximum": 3, "Minimum": 3, "Const": 2}
+    assert total == len(SMALL) + 1 + 8
 
 
 def test_large_tensors_one_reduction_and_one_multiply_each():

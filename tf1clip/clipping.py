@@ -27,8 +27,8 @@ and gives back a new list with the same variables in the same order, ready for
 
 The work is built to cost little (see ``benchmarks/RESULTS.md``): one
 multiply per gradient, the scale arithmetic done once on a vector, one
-``ClipByValue`` per gradient (``Maximum`` and ``Minimum`` for one of more than
-``_ALONE_MIN_ELEMENTS`` elements), and the norms reduced by batch: small dense
+``ClipByValue`` per gradient (``Maximum`` and ``Minimum`` for one of at least
+``_VALUE_MINMAX_MIN_ELEMENTS`` elements), and the norms reduced by batch: small dense
 gradients that share a device, a dtype and their trailing dimensions are
 concatenated so that one reduction covers them all; larger ones and
 ``IndexedSlices`` get one ``L2Loss`` each. In the per-tensor functions a
@@ -89,6 +89,13 @@ _BATCH_MAX_ELEMENTS = 1024
 # norms; smaller ones share the vectorised scale arithmetic. 2**16 float32
 # values are 256 KiB, about a core's L2 cache.
 _ALONE_MIN_ELEMENTS = 1 << 16
+
+
+# Value clipping: a gradient of at least this many elements (or of unknown size)
+# is clipped by Maximum then Minimum, a smaller one by one ClipByValue. Measured
+# in training steps (benchmarks/RESULTS.md): Maximum + Minimum faster at 65,536
+# (sparse_embedding) and 1M (few_large) elements, ClipByValue at <= 1,024 (many_small).
+_VALUE_MINMAX_MIN_ELEMENTS = 1 << 16
 
 
 def _batch_key(grad):
@@ -406,9 +413,8 @@ def clip_by_value(
     """Clips every gradient element to ``[clip_value_min, clip_value_max]``.
 
     One ``ClipByValue`` kernel per gradient, or ``Maximum`` then ``Minimum`` for a
-    gradient of more than ``_ALONE_MIN_ELEMENTS`` elements or of unknown size
-    (measured faster, with a smaller peak memory, in a training step at that
-    size: ``benchmarks/RESULTS.md``, few_large). NaN elements stay NaN, ``+-inf``
+    gradient of at least 65,536 elements or of unknown size (measured faster in
+    training steps at that size: ``benchmarks/RESULTS.md``). NaN elements stay NaN, ``+-inf``
     become the bounds (as ``tf.clip_by_value``).
 
     Args:
@@ -437,7 +443,8 @@ def clip_by_value(
         lo = _bound_for(clip_value_min, low, dtype, lows, "clip_value_min")
         hi = _bound_for(clip_value_max, high, dtype, highs, "clip_value_max")
         values = _pairs.values(grad)
-        if _scaled_alone(grad):
+        shape = values.shape
+        if not shape.is_fully_defined() or shape.num_elements() >= _VALUE_MINMAX_MIN_ELEMENTS:
             return _pairs.with_values(grad, tf.minimum(tf.maximum(values, lo), hi))
         return _pairs.with_values(grad, tf.raw_ops.ClipByValue(t=values, clip_value_min=lo, clip_value_max=hi))
 
