@@ -475,19 +475,24 @@ def format_table(result, markdown=False):
             ]
             for row in result["rows"]
         ]
-        caption = "%s - %s (%d variables, %d rounds x best of %d x %d steps)" % (
-            result["scenario"],
-            result["title"],
-            result["n_vars"],
-            result["rounds"],
-            result["chunks"],
-            result["steps"],
-        )
+        caption = step_caption(result)
     else:
         head = ["variant", "build ms"]
         lines = [[row["variant"], "%.1f" % row["build_ms"]] for row in result["rows"][1:]]
         caption = "%s - %s (%d variables)" % (result["scenario"], result["title"], result["n_vars"])
     return render_table(caption, head, lines, markdown)
+
+
+def step_caption(result):
+    """The caption of a step-time table: scenario, title, size and timing schedule."""
+    return "%s - %s (%d variables, %d rounds x best of %d x %d steps)" % (
+        result["scenario"],
+        result["title"],
+        result["n_vars"],
+        result["rounds"],
+        result["chunks"],
+        result["steps"],
+    )
 
 
 def render_table(caption, head, lines, markdown=False):

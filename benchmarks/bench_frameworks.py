@@ -204,15 +204,7 @@ def format_table(result, markdown=False):
         ]
         for row in result["rows"]
     ]
-    caption = "%s - %s (%d variables, %d rounds x best of %d x %d steps)" % (
-        result["scenario"],
-        result["title"],
-        result["n_vars"],
-        result["rounds"],
-        result["chunks"],
-        result["steps"],
-    )
-    return bench_clip.render_table(caption, head, lines, markdown)
+    return bench_clip.render_table(bench_clip.step_caption(result), head, lines, markdown)
 
 
 def main(argv=None):

@@ -86,8 +86,7 @@ def _finite_flags(joined):
                 parts.append(tf.reshape(tf.reduce_all(finite), [1]))
             else:
                 rows = tf.cast(tf.reduce_all(finite, axis=list(range(1, values.shape.rank))), tf.int32)
-                ids = np.repeat(np.arange(len(batch), dtype=np.int32), [grads[i].shape[0] for i in batch])
-                parts.append(tf.cast(tf.math.segment_min(rows, ids), tf.bool))
+                parts.append(tf.cast(tf.math.segment_min(rows, clipping._batch_segments(grads, batch)), tf.bool))
         order.extend(batch)
     flags = parts[0] if len(parts) == 1 else tf.concat(parts, 0)
     if order != sorted(order):

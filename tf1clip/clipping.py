@@ -144,9 +144,13 @@ def _batch_sq_norms(grads, batch, acc_dtype):
         sq = tf.square(values)
         if values.shape.rank > 1:
             sq = tf.reduce_sum(sq, axis=list(range(1, values.shape.rank)))
-        rows = [grads[i].shape[0] for i in batch]
-        sq = tf.math.segment_sum(sq, np.repeat(np.arange(len(batch), dtype=np.int32), rows))
+        sq = tf.math.segment_sum(sq, _batch_segments(grads, batch))
     return _norms.cast(sq, acc_dtype)
+
+
+def _batch_segments(grads, batch):
+    """The position in ``batch`` of each row of the batch's joined values (segment ids)."""
+    return np.repeat(np.arange(len(batch), dtype=np.int32), [grads[i].shape[0] for i in batch])
 
 
 def _global_norm(grads, acc_dtype):
@@ -225,9 +229,14 @@ def clip_by_global_norm(
         return _pairs.scale_pairs(pairs, _norms.nan_if_nonfinite(scale, norm_acc)), norm
 
 
-def _scaled_alone(grad):
+def _at_least(grad, elements):
+    """True if ``grad`` has ``elements`` or more values, or a size unknown while building."""
     shape = _pairs.values(grad).shape
-    return not shape.is_fully_defined() or shape.num_elements() > _ALONE_MIN_ELEMENTS
+    return not shape.is_fully_defined() or shape.num_elements() >= elements
+
+
+def _scaled_alone(grad):
+    return _at_least(grad, _ALONE_MIN_ELEMENTS + 1)
 
 
 def _alone_scale(grad, half_limit, one):
@@ -443,8 +452,7 @@ def clip_by_value(
         lo = _bound_for(clip_value_min, low, dtype, lows, "clip_value_min")
         hi = _bound_for(clip_value_max, high, dtype, highs, "clip_value_max")
         values = _pairs.values(grad)
-        shape = values.shape
-        if not shape.is_fully_defined() or shape.num_elements() >= _VALUE_MINMAX_MIN_ELEMENTS:
+        if _at_least(grad, _VALUE_MINMAX_MIN_ELEMENTS):
             return _pairs.with_values(grad, tf.minimum(tf.maximum(values, lo), hi))
         return _pairs.with_values(grad, tf.raw_ops.ClipByValue(t=values, clip_value_min=lo, clip_value_max=hi))
 
