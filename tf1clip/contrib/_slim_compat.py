@@ -24,6 +24,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 DELEGATES: Dict[str, Tuple[str, ...]] = {
     "slim": ("tf_slim",),
     "slim.learning": ("tf_slim.learning",),
+    "slim.nets": ("tf_slim.nets",),
     "layers": ("tf_slim.layers",),
     "framework": ("tf_slim.ops.arg_scope", "tf_slim.ops.variables", "tf_slim.ops.framework_ops"),
     "losses": ("tf_slim.losses",),
@@ -60,6 +61,20 @@ def load(namespace: str, what: str) -> List[types.ModuleType]:
     _require_tf_slim(what)
     apply()
     return [importlib.import_module(name) for name in DELEGATES[namespace]]
+
+
+def alias_package(namespace: str, name: str) -> types.ModuleType:
+    """The tf-slim package behind ``namespace`` (patched), its loaded submodules importable as ``name.<sub>``.
+
+    For a module that replaces itself by the package (``sys.modules[__name__] = ...``):
+    ``import name.sub`` then finds tf-slim's module instead of loading a second copy.
+    """
+    (package,) = load(namespace, name)
+    prefix = package.__name__ + "."
+    for module_name, module in list(sys.modules.items()):
+        if module_name.startswith(prefix):
+            sys.modules[name + "." + module_name[len(prefix) :]] = module
+    return package
 
 
 def _is_public(module: types.ModuleType, name: str) -> bool:
