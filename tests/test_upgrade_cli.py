@@ -83,6 +83,32 @@ def test_a_level_the_user_chose_is_kept_and_a_missing_tensorflow_is_one_line(tmp
     assert not (tmp_path / "new.py").exists()
 
 
+def test_without_tensorflow_or_pasta_the_message_names_tensorflow(tmp_path):
+    source = tmp_path / "old.py"
+    source.write_text("import tensorflow as tf\n")
+    code = (
+        "import sys\n"
+        "sys.modules['tensorflow'] = sys.modules['pasta'] = None  # neither is installed\n"
+        "from tf1clip.upgrade import main\n"
+        "sys.exit(main(sys.argv[1:]))\n"
+    )
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    proc = subprocess.run(
+        [sys.executable, "-c", code, "--infile", str(source), "--outfile", str(tmp_path / "new.py")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=str(tmp_path),
+    )
+    assert proc.returncode == 3
+    assert proc.stderr.strip() == (
+        "tf1clip-upgrade: tf1clip-upgrade needs TensorFlow (it runs TensorFlow's own tf_upgrade_v2 engine), "
+        "which is not installed here. Install it: pip install 'tf1clip[cpu]' (or 'tf1clip[tf]'; for Estimator "
+        "code pip install 'tf1clip[estimator]')."
+    )
+
+
 def test_engine_internals_import_on_this_tensorflow():
     from tf1clip.upgrade import _engine
 

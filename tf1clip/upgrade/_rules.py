@@ -6,6 +6,7 @@ each dotted name to ``_rules_chains`` (which asks ``_rules_estimator`` and
 """
 
 import ast
+from typing import Any
 
 from tf1clip.upgrade import _tables as T
 from tf1clip.upgrade._astutil import collect_aliases
@@ -132,11 +133,15 @@ class _Tf1clipRules:
         self.target = target
 
 
-class ChangeSpec(_Tf1clipRules, tf_upgrade_v2.TFAPIChangeSpec):
+_DefaultRules: Any = tf_upgrade_v2.TFAPIChangeSpec
+_SafetyRules: Any = tf_upgrade_v2_safety.TFAPIChangeSpec
+
+
+class ChangeSpec(_Tf1clipRules, _DefaultRules):
     """``tf_upgrade_v2``'s DEFAULT-mode rules plus tf1clip's."""
 
 
-class SafetyChangeSpec(_Tf1clipRules, tf_upgrade_v2_safety.TFAPIChangeSpec):
+class SafetyChangeSpec(_Tf1clipRules, _SafetyRules):
     """``tf_upgrade_v2``'s SAFETY-mode rules (``import tensorflow.compat.v1 as tf``), tf1clip's."""
 
 
