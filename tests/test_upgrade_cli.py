@@ -1,5 +1,5 @@
 """The tf1clip-upgrade command line: fast --help/--version without TensorFlow, a missing TensorFlow,
-quiet TensorFlow logging, the report's layout (issue 14, items 4 and 6), the --target flag."""
+quiet TensorFlow logging, the report's layout, the --target flag."""
 
 import os
 import subprocess

@@ -1,5 +1,5 @@
 """tf1clip-upgrade's rules on small sources: the tf-slim family, flags, contrib rnn, mixed precision,
-module objects, one report per symbol (issues 13 item 4 and 15 item 12)."""
+module objects, one report per symbol."""
 
 import importlib
 import math
