@@ -187,8 +187,11 @@ def test_target_modern_reports_estimator_code_with_what_to_install(tmp_path, cap
     status, out, _ = _report_run(tmp_path, capsys, ESTIMATOR_SOURCE, "--target", "modern")
     assert status == 1
     errors = [line for line in out.splitlines() if ": ERROR: " in line]
-    assert [int(e.split(":")[1]) for e in errors] == [4, 8]  # one for tf.estimator, naming each use's line
-    assert "tf.estimator.LinearRegressor, line 4; " in errors[0] and "tf.estimator.RunConfig, line 6" in errors[0]
+    # One ERROR for tf.estimator, naming each use and its line. Line 8's contrib hook is a use of
+    # tf.estimator once TF 2.15's tf_upgrade_v2 renamed it; TF 2.16+ reports it on its own.
+    lines = [int(e.split(":")[1]) for e in errors]
+    assert lines in ([4], [4, 8]) and ("line 8)" in errors[0]) == (lines == [4])
+    assert "estimator.LinearRegressor, line 4; " in errors[0] and "tf.estimator.RunConfig, line 6" in errors[0]
     for error in errors:
         assert "pip install 'tf1clip[estimator]'" in error and "Python <= 3.11" in error
     assert "--target estimator" in errors[0]
