@@ -424,7 +424,7 @@ def test_create_train_op_with_zclip_and_contrib_cappers_in_a_chain(sess):
     np.testing.assert_allclose(sess.run(w), before - np.sum(expected, axis=0), rtol=1e-4)
 
 
-# --- float64 and float16 (issue 15 items 5, 6) --------------------------------------------------
+# --- float64 and float16 ---------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("capper", ["AutoClip", "ZClip"])

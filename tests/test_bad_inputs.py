@@ -1,4 +1,4 @@
-"""Bad inputs get a TypeError or ValueError at the call site naming the argument (issue 15 item 11).
+"""Bad inputs get a TypeError or ValueError at the call site naming the argument.
 
 One table: each row builds its own graph, makes one call and states the exception
 type and a pattern its message must match (the argument's name and what was

@@ -108,7 +108,7 @@ def test_factories_validate_eagerly(graph):
         tf1clip.clip_by_value_fn(1.0, -1.0)
 
 
-# --- explicit capper state (issue 10.1) ---------------------------------------------------
+# --- explicit capper state ---------------------------------------------------------------
 
 
 def _sgd_model():

@@ -534,7 +534,7 @@ def test_sum_duplicate_indices_gives_the_dense_norm_and_stays_sparse(sess):
     np.testing.assert_allclose(sess.run(clipped[0][0].values), [[7.0 / dense_norm], [1.0 / dense_norm]], rtol=1e-6)
 
 
-# --- float64 range, float16 scale, clip_norm shape (issue 15 items 5-7) ---------------------------
+# --- float64 range, float16 scale, clip_norm shape ---------------------------------------------
 
 CLIP_FNS = {
     "global": lambda gv, c: tf1clip.clip_by_global_norm(gv, c)[0],
@@ -622,7 +622,7 @@ def test_clip_norm_of_static_rank_one_is_refused_while_building(kind):
             CLIP_NORM_ARGS[kind]([(tf.ones([2]), v)], limit)
 
 
-# --- large gradients are scaled from their own norm (issue 12 item 1) ------------------------------
+# --- large gradients are scaled from their own norm -----------------------------------------------
 
 
 def _ancestors(tensor):

@@ -1,4 +1,4 @@
-"""tf1clip-upgrade on a corpus of TF 1.x programs shaped like real public code (issue 13, item 5).
+"""tf1clip-upgrade on a corpus of TF 1.x programs shaped like real public code.
 
 Each program in tests/data/corpus models one public file that used contrib gradient
 clipping together with slim / layers / framework / losses / metrics / flags / app.run /

@@ -243,7 +243,8 @@ def _close(a, b):
 
 @pytest.mark.parametrize("policy", ["nan", "skip", "raise"])
 def test_replicated_run_equals_one_device_on_the_summed_loss(matrix, policy):
-    """Issue 15.1 (all-dense models), 15.13 (loss-scale optimizer outside), 15.15 (no var_list)."""
+    """MirroredStrategy on two logical CPUs ends where one device does on the summed loss, for every policy:
+    all-dense models, a loss-scale optimizer outside the wrapper, and minimize without var_list included."""
     result = matrix[policy]
     single, multi = result["single"], result["mirrored"]
     assert result["consistent"] is True
@@ -264,14 +265,14 @@ def test_replicated_run_equals_one_device_on_the_summed_loss(matrix, policy):
 
 
 def test_stateful_capper_state_is_one_set_of_variables(matrix):
-    """Issue 15.14: no per-replica copies of AutoClip's state in GLOBAL_VARIABLES."""
+    """AutoClip's state under MirroredStrategy is one set of variables, no per-replica copies."""
     names = [n.split("/", 1)[1] for n in matrix["nan"]["mirrored"] if n.startswith("AutoClip")]
     assert sorted(names) == ["count", "history"]
 
 
 @pytest.mark.parametrize("policy", ["nan", "skip", "raise"])
 def test_saver_checkpoints_move_between_one_device_and_mirrored(matrix, policy):
-    """Model variables, slots, loss-scale and capper state restore both ways (issue 15.14)."""
+    """Model variables, slots, loss-scale and capper state restore both ways between one device and mirrored."""
     result = matrix[policy]
     _close(result["restored_into_mirrored"], result["single"])
     if result["restored_into_single"] is not None:

@@ -354,7 +354,7 @@ def test_mirrored_strategy_clips_after_aggregation_like_one_device():
 
 
 def test_crash_course_example_upgrades_and_matches_numpy(tmp_path):
-    """legacy_examples/crash_course_estimator.py (TF 1.x) through tf1clip-upgrade --target estimator."""
+    """legacy_examples/tf1_inputs/crash_course_estimator.py (TF 1.x) through tf1clip-upgrade --target estimator."""
     env = dict(
         os.environ, TF_CPP_MIN_LOG_LEVEL="2", PYTHONPATH=os.pathsep.join([ROOT, os.environ.get("PYTHONPATH", "")])
     )
@@ -367,7 +367,7 @@ def test_crash_course_example_upgrades_and_matches_numpy(tmp_path):
             "--target",
             "estimator",
             "--infile",
-            os.path.join(ROOT, "legacy_examples", "crash_course_estimator.py"),
+            os.path.join(ROOT, "legacy_examples", "tf1_inputs", "crash_course_estimator.py"),
             "--outfile",
             str(new),
             "--reportfile",

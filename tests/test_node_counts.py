@@ -3,7 +3,9 @@
 Node counts are those of one training step under ``RunOptions(FULL_TRACE)`` with
 the default Session config (grappler on), minus the same step unclipped: what
 ``benchmarks/bench_clip.py`` reports as nodes per variable. They pin the graph
-built on TensorFlow 2.21; see benchmarks/RESULTS.md.
+built on TensorFlow 2.21 (benchmarks/RESULTS.md). What the code guarantees on every supported
+TensorFlow is exact (the kernels per variable, the node added per added variable); what
+grappler decides (constants it folds, the scalar arithmetic it rewrites) is an upper bound.
 """
 
 import collections
@@ -23,6 +25,14 @@ SMALL = [(3, 4), (5, 4), (4,), (6,)]
 LARGE = [(40, 40), (50, 30)]
 # Ops the unclipped step never runs and scalar norm arithmetic; everything else a clip adds.
 SCALAR_MATH = {"AddN", "AddV2", "Minimum", "Reciprocal", "RealDiv", "Sqrt", "Sub"}
+
+
+def _exact_and_bounded(ops, exact, bounded):
+    """``ops`` has exactly the counts in ``exact``, and at most those in ``bounded`` of any other type."""
+    assert {k: ops.get(k, 0) for k in exact} == exact
+    others = {k: v for k, v in ops.items() if k not in exact}
+    assert set(others) <= set(bounded), others
+    assert all(v <= bounded[k] for k, v in others.items()), others
 
 
 def _global(gv):
@@ -122,8 +132,7 @@ def test_exactly_one_executed_node_per_added_variable(clip):
 @pytest.mark.parametrize("shapes", [SMALL * 3, LARGE], ids=["small", "large"])
 def test_value_clipping_is_one_kernel_per_variable(shapes):
     total, ops = _added(shapes, _value)
-    assert ops == {"ClipByValue": len(shapes), "Const": 2}
-    assert total == len(shapes) + 2
+    _exact_and_bounded(ops, {"ClipByValue": len(shapes)}, {"Const": 2})  # TF 2.15, 2.21: Const 2
 
 
 def test_value_clipping_of_huge_gradients_is_maximum_then_minimum():
@@ -132,38 +141,17 @@ def test_value_clipping_of_huge_gradients_is_maximum_then_minimum():
     # element keeps ClipByValue.
     huge = [(256, 256), (300, 300), (70000,)]
     total, ops = _added(SMALL + [(65535,)] + huge, _value)
-    assert ops == {"ClipByValue": len(SMALL) + 1, "Maximum": 3, "Minimum": 3, "Const": 2}
-    assert total == len(SMALL) + 1 + 8
+    _exact_and_bounded(ops, {"ClipByValue": len(SMALL) + 1, "Maximum": 3, "Minimum": 3}, {"Const": 2})
 
 
 def test_large_tensors_one_reduction_and_one_multiply_each():
-    total, ops = _added(LARGE * 2, _global)
-    assert ops == {
-        "L2Loss": 4,
-        "Mul": 5,
-        "AddN": 1,
-        "Const": 1,
-        "Sqrt": 1,
-        "Reciprocal": 1,
-        "Minimum": 1,
-        "Sub": 1,
-        "AddV2": 1,
-    }
-    assert total == 2 * 4 + 8
-    total, ops = _added(LARGE * 2, _each)
-    assert ops == {
-        "L2Loss": 4,
-        "Pack": 1,
-        "Mul": 5,
-        "Const": 1,
-        "Sqrt": 1,
-        "Reciprocal": 1,
-        "Minimum": 1,
-        "Sub": 1,
-        "AddV2": 1,
-        "Unpack": 1,
-    }
-    assert total == 2 * 4 + 9
+    # One L2Loss per tensor and one Mul per tensor plus the norm's; the scalar arithmetic (TF 2.15 and
+    # 2.21: one each of AddN, Const, Sqrt, Reciprocal, Minimum, Sub, AddV2) is bounded.
+    scalar = dict.fromkeys(SCALAR_MATH | {"Const"}, 1)
+    _, ops = _added(LARGE * 2, _global)
+    _exact_and_bounded(ops, {"L2Loss": 4, "Mul": 5}, scalar)
+    _, ops = _added(LARGE * 2, _each)
+    _exact_and_bounded(ops, {"L2Loss": 4, "Mul": 5, "Pack": 1, "Unpack": 1}, scalar)
 
 
 def test_no_cast_when_dtypes_match_and_one_per_float16_batch():
@@ -172,7 +160,7 @@ def test_no_cast_when_dtypes_match_and_one_per_float16_batch():
     # float16 at positions 1, 2, 5, 6 form two batches, {1, 5} (rank 1) and
     # {2, 6} (shape (5, 4)): each is cast up once for its reduction; each float16
     # gradient is multiplied in float32 (cast up and back: 2 per tensor) so that
-    # a tiny scale does not underflow float16 (issue 15 item 6).
+    # a tiny scale does not underflow float16.
     shapes = [(3, 4), (4,), (5, 4), (2, 3)] * 2
     _, ops = _added(shapes, _global, dtypes=(1, 2, 5, 6))
     assert ops["Cast"] == 2 + 2 * 4
@@ -342,7 +330,7 @@ def test_eager_batched_equals_graph():
         np.testing.assert_allclose(g.numpy(), a * min(0.5 / norm, 1.0), rtol=2e-6)
 
 
-# --- the on_nonfinite policies at batch cost (issue 12.2) -----------------------------------
+# --- the on_nonfinite policies at batch cost ------------------------------------------------
 
 
 def _policy_step_nodes(n, policy, capper="global"):

@@ -209,7 +209,7 @@ def test_skip_counter_is_local_to_savers_and_tracked_by_object_checkpoints(tmp_p
 
 @pytest.mark.parametrize("saved_by", ["unwrapped", "nan", "skip"])
 def test_saver_checkpoints_resume_into_a_skip_wrapper(tmp_path, saved_by):
-    """Issue 15.8: turning "skip" on for a resumed run restores out of the box."""
+    """Turning "skip" on for a resumed run restores a checkpoint saved without it, out of the box."""
     wrap = {
         "unwrapped": lambda opt: opt,
         "nan": lambda opt: tf1clip.clip_gradients_by_norm(opt, 2.0),
@@ -391,11 +391,11 @@ def test_skip_in_a_disable_v2_behavior_program():
     assert proc.stdout.strip().endswith("OK")
 
 
-# --- issue 15: skipped steps and stateful cappers, SyncReplicas, nesting --------------------
+# --- skipped steps and stateful cappers, SyncReplicas, nesting ------------------------------
 
 
 def test_norm_recorder_state_moves_only_on_applied_steps():
-    """Issue 15.4: 2 applied + 2 skipped steps count 2 steps."""
+    """A NormRecorder counts only applied steps: 2 applied + 2 skipped steps count 2 steps."""
     with tf.Graph().as_default():
         recorder = tf1clip.NormRecorder(tf1clip.clip_by_global_norm_fn(2.0), summaries=False)
         model = Model(tf1clip.transform_gradients(adam(), recorder, on_nonfinite="skip"))
@@ -425,7 +425,7 @@ def test_autoclip_history_ignores_skipped_steps_whose_norm_is_finite():
 
 
 def test_sync_replicas_under_skip_is_refused_with_the_nesting_to_use():
-    """Issue 15.9."""
+    """A "skip" wrapper cannot wrap a SyncReplicasOptimizer; the error says to nest the other way."""
     with tf.Graph().as_default():
         sync = tf.compat.v1.train.SyncReplicasOptimizer(adam(), replicas_to_aggregate=2)
         with pytest.raises(ValueError, match=r"cannot wrap a SyncReplicasOptimizer.*Nest the other way"):
@@ -435,7 +435,7 @@ def test_sync_replicas_under_skip_is_refused_with_the_nesting_to_use():
 
 @pytest.mark.parametrize("inner_policy", ["skip", "raise"])
 def test_outer_capper_cannot_hide_inf_from_an_inner_policy(inner_policy):
-    """Issue 15.10: the outer wrapper hands a non-finite step on as NaN."""
+    """An outer capper cannot hide an inf from an inner policy: the outer wrapper hands it on as NaN."""
     with tf.Graph().as_default():
         inner = tf1clip.clip_gradients_by_norm(adam(), 2.0, on_nonfinite=inner_policy)
         outer = tf1clip.transform_gradients(inner, tf1clip.clip_by_value_fn(-1.0, 1.0))

@@ -5,6 +5,8 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 import tf1clip
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -41,10 +43,26 @@ def test_all_lists_every_public_name_and_each_exists():
     assert not any(name.startswith("_") and name != "__version__" for name in tf1clip.__all__)
 
 
-def test_version_matches_setup():
+def test_setup_py_has_the_packages_version_and_every_subpackage():
+    """The version ``setup.py`` builds with is ``tf1clip.__version__``, and its package list has every
+    directory of tf1clip that holds an ``__init__.py`` (a missing one would be absent from the wheel)."""
+    pytest.importorskip("setuptools")
     assert re.fullmatch(r"\d+\.\d+\.\d+", tf1clip.__version__)
-    with open(os.path.join(ROOT, "setup.py")) as f:
-        assert "tf1clip" in f.read()
+    code = (
+        "import runpy, sys, setuptools\n"
+        "setuptools.setup = lambda **kw: print(kw['version'], ' '.join(sorted(kw['packages'])))\n"
+        "runpy.run_path('setup.py', run_name='__main__')\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    version, *packages = proc.stdout.split()
+    on_disk = sorted(
+        os.path.relpath(d, ROOT).replace(os.sep, ".")
+        for d, _, files in os.walk(os.path.join(ROOT, "tf1clip"))
+        if "__init__.py" in files
+    )
+    assert version == tf1clip.__version__
+    assert packages == on_disk and "tf1clip.contrib.slim" in packages
 
 
 def test_every_public_name_is_in_the_docs():

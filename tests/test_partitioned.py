@@ -1,4 +1,4 @@
-"""Partitioned variables are one variable to their user (issue 15 item 16).
+"""Partitioned variables are one variable to their user.
 
 One model is built twice: with ``get_variable(..., partitioner=...)`` for the
 kernel and the embedding table, and without. ``compute_gradients`` then yields

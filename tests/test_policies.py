@@ -95,12 +95,12 @@ def test_a_bad_step_changes_no_variable(opt_name, policy, sparse):
 @pytest.mark.parametrize("policy", ["skip", "raise"])
 @pytest.mark.parametrize("opt_name", ["Adam", "Momentum", "Ftrl"])
 def test_reference_variables(opt_name, policy, sparse):
-    """Issue 15.3: "skip" with use_resource=False failed to build (float32_ref in ApplyAdam)."""
+    """A bad step changes nothing with reference variables (use_resource=False: float32_ref slots)."""
     _bad_step_changes_nothing(opt_name, policy, sparse, use_resource=False)
 
 
 def test_raise_with_indexed_slices_under_adam_leaves_the_slots():
-    """Issue 15.2: the raising step decayed Adam's m/v rows of a sparse gradient."""
+    """A "raise" step with an IndexedSlices gradient under Adam leaves the m/v rows untouched."""
     _bad_step_changes_nothing("Adam", "raise", sparse=True)
 
 

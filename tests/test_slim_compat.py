@@ -43,6 +43,7 @@ def test_delegates_table_names_importable_tf_slim_modules():
     assert set(_slim_compat.DELEGATES) == {
         "slim",
         "slim.learning",
+        "slim.nets",
         "layers",
         "framework",
         "losses",
@@ -475,3 +476,19 @@ def test_slim_nets_is_imported_on_first_use():
               tf1clip.contrib.slim.nets is nets)
     """)
     assert out.split() == ["True", "True", "True"]
+
+
+def test_slim_nets_imports_in_every_spelling_give_tf_slims_modules():
+    """``tf1clip.contrib.slim.nets`` is a module too: the import statements TF 1 code used on
+    ``tensorflow.contrib.slim.nets`` work, without a second copy of tf-slim's modules."""
+    out = _run("""
+        import sys
+        from tf1clip.contrib.slim.nets import resnet_v1, vgg
+        import tf1clip.contrib.slim.nets.inception_v3 as inception_v3
+        import tf1clip.contrib.slim.nets as nets
+        import tf1clip.contrib.slim
+        print(resnet_v1 is sys.modules["tf_slim.nets.resnet_v1"], vgg is sys.modules["tf_slim.nets.vgg"],
+              inception_v3 is sys.modules["tf_slim.nets.inception_v3"], nets is sys.modules["tf_slim.nets"],
+              tf1clip.contrib.slim.nets is nets, callable(resnet_v1.resnet_v1_50))
+    """)
+    assert out.split() == ["True"] * 6

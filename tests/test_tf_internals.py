@@ -13,16 +13,41 @@ from tf1clip import _tf
 
 
 def _resolve(path):
+    """The object at ``path``: the longest importable module prefix, then attributes."""
     parts = path.split(".")
-    obj = importlib.import_module(parts[0])
-    for part in parts[1:]:
-        obj = getattr(obj, part)
-    return obj
+    for k in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:k]))
+        except ImportError:
+            continue
+        for part in parts[k:]:
+            obj = getattr(obj, part)
+        return obj
+    raise ImportError(path)
 
 
-@pytest.mark.parametrize("owner, attr", _tf.PRIVATE_NAMES, ids=[a for _, a in _tf.PRIVATE_NAMES])
+@pytest.mark.parametrize(
+    "owner, attr", _tf.PRIVATE_NAMES, ids=["%s.%s" % (o.split(".")[-1], a) for o, a in _tf.PRIVATE_NAMES]
+)
 def test_private_name_exists(owner, attr):
     assert hasattr(_resolve(owner), attr), "%s.%s is gone from TensorFlow %s" % (owner, attr, tf.__version__)
+
+
+def _instances():
+    """One instance of each class in PRIVATE_INSTANCE_ATTRIBUTES, built in a graph."""
+    with tf.Graph().as_default():
+        tf.compat.v1.Variable(1.0, name="w")  # a Supervisor's default Saver needs a variable
+        return {
+            "tensorflow.compat.v1.mixed_precision.DynamicLossScale": tf.compat.v1.mixed_precision.DynamicLossScale(),
+            "tensorflow.compat.v1.train.Supervisor": tf.compat.v1.train.Supervisor(logdir=None),
+        }
+
+
+def test_private_instance_attributes_exist():
+    instances = _instances()
+    assert sorted(instances) == sorted({owner for owner, _ in _tf.PRIVATE_INSTANCE_ATTRIBUTES})
+    missing = [(o, a) for o, a in _tf.PRIVATE_INSTANCE_ATTRIBUTES if not hasattr(instances[o], a)]
+    assert missing == [], "gone from TensorFlow %s" % tf.__version__
 
 
 def test_accessors_work_on_real_objects():
@@ -34,6 +59,44 @@ def test_accessors_work_on_real_objects():
         assert _tf.is_ref_dtype(tf.float32) is False
         ref = tf.compat.v1.Variable(1.0, use_resource=False)
         assert _tf.is_ref_dtype(ref.dtype) is True
-        assert isinstance(dict(_tf.trackable_children(adam)), dict)
+        w = tf.compat.v1.Variable(1.0, name="w")
+        adam.minimize(w * w, var_list=[w])
+        children = dict(_tf.trackable_children(adam))
+        assert {"beta1_power", "beta2_power"} <= set(children)
+        assert _tf.lookup_dependency(adam, "beta1_power") is children["beta1_power"]
         assert _tf.lookup_dependency(adam, "missing") is None
-        assert isinstance(_tf.deferred_dependencies(adam), dict)
+        assert _tf.deferred_dependencies(adam) == {}
+
+
+def test_loss_scale_and_supervisor_accessors():
+    with tf.Graph().as_default() as graph:
+        scale = tf.compat.v1.mixed_precision.DynamicLossScale()
+        _tf.set_dynamic_loss_scale_config(scale, 8, 3, 4)
+        assert (scale.initial_loss_scale, scale.increment_period, scale.multiplier) == (8.0, 3, 4.0)
+        weight = _tf.add_loss_scale_weight(scale, "extra", 5.0, tf.float32)
+        assert weight.dtype.base_dtype == tf.float32 and weight in tf.compat.v1.global_variables()
+        supervisor = tf.compat.v1.train.Supervisor(logdir=None)
+        assert _tf.supervisor_graph(supervisor) is graph
+        coordinator = tf.compat.v1.train.Coordinator()
+        _tf.set_supervisor_coordinator(supervisor, coordinator)
+        assert supervisor.coord is coordinator
+
+
+def test_upgrade_engine_accessors(tmp_path):
+    import json
+
+    import pasta
+
+    ast_edits, ipynb, tf_upgrade_v2, tf_upgrade_v2_safety = _tf.upgrade_modules()
+    assert isinstance(tf_upgrade_v2_safety.TFAPIChangeSpec(), ast_edits.APIChangeSpec) and ipynb is not None
+    visitor = _tf.pasta_edit_visitor(tf_upgrade_v2.TFAPIChangeSpec())
+    tree = pasta.parse("import tensorflow as tf\nx = tf.placeholder(tf.float32)\n")
+    visitor.visit(tree)
+    assert "tf.compat.v1.placeholder" in pasta.dump(tree)
+    cell = {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None, "source": ["y = 1\n"]}
+    path = tmp_path / "n.ipynb"
+    path.write_text(json.dumps({"cells": [cell], "metadata": {}, "nbformat": 4, "nbformat_minor": 2}))
+    raw_code, notebook = _tf.notebook_code(str(path))
+    assert [line.code for line in raw_code] == ["y = 1###==="]  # the converter's newline marker
+    notebook = _tf.update_notebook(notebook, raw_code, ["y = 2###==="])
+    assert notebook["cells"][0]["source"] == "y = 2\n"

@@ -784,10 +784,43 @@ def test_safety_mode_keeps_v1_api_and_still_rewrites_contrib(tmp_path):
     )
 
 
-def test_tf_estimator_is_reported_as_removed(tmp_path):
-    status, _, report = _convert("import tensorflow as tf\nest = tf.estimator.Estimator(model_fn)\n", tmp_path)
+def test_tf_estimator_is_reported_as_removed_once_per_file_with_its_lines(tmp_path):
+    source = (
+        "import tensorflow as tf\nest = tf.estimator.Estimator(model_fn)\n"
+        "spec = tf.estimator.EstimatorSpec(mode, loss=l)\nkeys = tf.estimator.ModeKeys\n"
+    )
+    status, _, report = _convert(source, tmp_path)
     assert status == 1
-    assert "old.py:2:6: ERROR: tf.estimator.Estimator: tf.estimator was removed in TensorFlow 2.16" in report
+    errors = [line for line in report.splitlines() if "old.py:" in line and ": ERROR: " in line]
+    assert len(errors) == 1, report
+    assert (
+        "old.py:2:6: ERROR: tf.estimator was removed in TensorFlow 2.16 (used here: tf.estimator.Estimator, "
+        in errors[0]
+    )
+    assert (
+        "tf.estimator.Estimator, line 2; tf.estimator.EstimatorSpec, line 3; tf.estimator.ModeKeys, line 4)"
+        in errors[0]
+    )
+
+
+def test_identical_errors_are_merged_and_different_ones_kept():
+    from tf1clip.upgrade import _convert
+    from tf1clip.upgrade import LogEntry
+
+    log = [
+        LogEntry("ERROR", 3, 0, "A."),
+        LogEntry("INFO", 3, 0, "A."),
+        LogEntry("ERROR", 5, 2, "B."),
+        LogEntry("ERROR", 7, 4, "A."),
+        LogEntry("ERROR", 7, 9, "A."),
+        LogEntry("WARNING", 8, 0, "A."),
+    ]
+    assert _convert.merge_repeated_errors(log) == [
+        LogEntry("ERROR", 3, 0, "A. Lines: 3, 7."),
+        LogEntry("INFO", 3, 0, "A."),
+        LogEntry("ERROR", 5, 2, "B."),
+        LogEntry("WARNING", 8, 0, "A."),
+    ]
 
 
 def test_unparsable_file_is_an_error_and_is_left_unchanged(tmp_path):

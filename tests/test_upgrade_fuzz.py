@@ -1,4 +1,4 @@
-"""tf1clip-upgrade on odd inputs (issue 15, item 12): no traceback, inputs untouched, modes kept.
+"""tf1clip-upgrade on odd inputs: no traceback, inputs untouched, modes kept.
 
 One command-line run per layout (a tree out of place, the same tree in place, single files),
 in-process; each odd file must become one ERROR line (or convert cleanly), be copied unchanged,

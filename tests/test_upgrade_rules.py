@@ -1,5 +1,5 @@
 """tf1clip-upgrade's rules on small sources: the tf-slim family, flags, contrib rnn, mixed precision,
-module objects, one report per symbol (issues 13 item 4 and 15 item 12)."""
+module objects, one report per symbol."""
 
 import importlib
 import math
@@ -114,7 +114,7 @@ def test_tf_slim_family_is_routed_in_every_spelling_with_one_info_line(before, a
     assert sum(SLIM_INFO in e.message for e in result.log) == 1
 
 
-def test_what_tf_slim_lacks_stays_an_error_naming_the_successor():
+def test_what_tf_slim_lacks_stays_an_error_naming_the_successor_and_its_model_zoo_is_routed():
     result = _up("""\
         import tensorflow as tf
         from tensorflow.contrib.slim.nets import resnet_v1
@@ -123,10 +123,10 @@ def test_what_tf_slim_lacks_stays_an_error_naming_the_successor():
         net, _ = resnet_v1.resnet_v1_50(images)
         """)
     errors = _issues(result)
-    assert [line for line, _ in errors] == [2, 3, 4, 5]
-    assert "tf_slim.nets" in errors[0][1] and "tf_slim.nets" in errors[3][1]
-    assert "tf.feature_column" in errors[1][1]
-    assert "HParams" in errors[2][1]
+    assert [line for line, _ in errors] == [3, 4]
+    assert "tf.feature_column" in errors[0][1]
+    assert "HParams" in errors[1][1]
+    assert "from tf1clip.contrib.slim.nets import resnet_v1\n" in result.text
 
 
 def test_an_unprovided_contrib_import_goes_once_every_use_is_converted():

@@ -1,4 +1,6 @@
-"""Imports TensorFlow once, with a clear message when it is missing or too old."""
+"""Imports TensorFlow once, with a clear message when it is missing or too old, and is the only
+place tf1clip reaches TensorFlow's non-public names (listed in ``PRIVATE_NAMES`` and
+``PRIVATE_INSTANCE_ATTRIBUTES``; tests/test_tf_internals.py resolves them all)."""
 
 MIN_TF_VERSION = (2, 15)
 
@@ -16,7 +18,8 @@ except ImportError as err:  # pragma: no cover - exercised in a subprocess test
     ) from err
 
 
-def _version_tuple(version):
+def version_tuple(version):
+    """``(major, minor)`` of a version string (``"2.21.0rc1"`` -> ``(2, 21)``)."""
     parts = []
     for piece in version.split(".")[:2]:
         digits = "".join(ch for ch in piece if ch.isdigit())
@@ -24,7 +27,7 @@ def _version_tuple(version):
     return tuple(parts)
 
 
-if _version_tuple(tf.__version__) < MIN_TF_VERSION:  # pragma: no cover
+if version_tuple(tf.__version__) < MIN_TF_VERSION:  # pragma: no cover
     raise ImportError(
         "tf1clip needs TensorFlow >= %d.%d; found %s. %s" % (MIN_TF_VERSION + (tf.__version__, _INSTALL_HINT))
     )
@@ -94,7 +97,82 @@ def save_slice_info(var):
     return getattr(var, "_save_slice_info", None)
 
 
-# (object or class path, attribute) for every private name above.
+# tf.compat.v1.mixed_precision's loss scales (tf1clip.contrib.mixed_precision subclasses DynamicLossScale
+# with contrib's update rule). Checked on TF 2.15, 2.16, 2.18, 2.21. Public replacement: none (a
+# v1 MixedPrecisionLossScaleOptimizer updates, and skips steps for, only a DynamicLossScale).
+
+
+def init_loss_scale_base(loss_scale):
+    """Runs ``LossScale.__init__`` on a ``DynamicLossScale`` subclass instance, skipping
+    ``DynamicLossScale.__init__`` (which makes variables the subclass does not use)."""
+    tf.compat.v1.mixed_precision.LossScale.__init__(loss_scale)
+
+
+def add_loss_scale_weight(loss_scale, name, initial_value, dtype):
+    """``LossScale._add_weight``: a variable tracked by the loss scale (and its checkpoints)."""
+    return loss_scale._add_weight(name, initial_value, dtype)
+
+
+def set_dynamic_loss_scale_config(loss_scale, initial_loss_scale, increment_period, multiplier):
+    """Sets the attributes behind ``DynamicLossScale``'s ``initial_loss_scale``,
+    ``increment_period`` and ``multiplier`` properties."""
+    loss_scale._initial_loss_scale = float(initial_loss_scale)
+    loss_scale._increment_period = int(increment_period)
+    loss_scale._multiplier = float(multiplier)
+
+
+# tf.compat.v1.train.Supervisor's coordinator, replaced so that its service threads build in its graph
+# (tf1clip.contrib._slim_compat). Checked on TF 2.15, 2.16, 2.18, 2.21. Public replacement: none
+# (``Supervisor.coord`` is read-only; the constructor takes no coordinator).
+
+
+def supervisor_graph(supervisor):
+    """``Supervisor._graph``: the graph the supervisor was built in."""
+    return supervisor._graph
+
+
+def set_supervisor_coordinator(supervisor, coordinator):
+    """Sets ``Supervisor._coord``, the coordinator behind ``Supervisor.coord``."""
+    supervisor._coord = coordinator
+
+
+# tensorflow.tools.compatibility: the package behind TensorFlow's tf_upgrade_v2 script, which
+# tf1clip-upgrade runs. Not public API; shipped in every TF 2 wheel. Checked on TF 2.15, 2.16, 2.18,
+# 2.21. Public replacement: none (it would be a copy of the tf_upgrade_v2 rules).
+
+
+def upgrade_modules():
+    """``(ast_edits, ipynb, tf_upgrade_v2, tf_upgrade_v2_safety)`` from ``tensorflow.tools.compatibility``."""
+    from tensorflow.tools.compatibility import ast_edits
+    from tensorflow.tools.compatibility import ipynb
+    from tensorflow.tools.compatibility import tf_upgrade_v2
+    from tensorflow.tools.compatibility import tf_upgrade_v2_safety
+
+    return ast_edits, ipynb, tf_upgrade_v2, tf_upgrade_v2_safety
+
+
+def pasta_edit_visitor(spec):
+    """``ast_edits._PastaEditVisitor(spec)``: tf_upgrade_v2's rewriting pass over a pasta tree."""
+    from tensorflow.tools.compatibility import ast_edits
+
+    return ast_edits._PastaEditVisitor(spec)
+
+
+def notebook_code(path):
+    """``ipynb._get_code(path)``: ``(code lines, notebook)`` of a notebook file."""
+    from tensorflow.tools.compatibility import ipynb
+
+    return ipynb._get_code(path)
+
+
+def update_notebook(notebook, raw_code, new_lines):
+    """``ipynb._update_notebook``: ``notebook`` with its code cells replaced by ``new_lines``."""
+    from tensorflow.tools.compatibility import ipynb
+
+    return ipynb._update_notebook(notebook, raw_code, new_lines)
+
+
+# (object or class path, attribute) for every private name above that an object or class has.
 PRIVATE_NAMES = [
     ("tensorflow.compat.v1.train.experimental.MixedPrecisionLossScaleOptimizer", "_doing_dynamic_loss_scaling"),
     ("tensorflow.dtypes.DType", "_is_ref_dtype"),
@@ -105,6 +183,19 @@ PRIVATE_NAMES = [
     ("tensorflow.compat.v1.train.Optimizer", "_create_or_restore_slot_variable"),
     ("tensorflow.compat.v1.train.Optimizer", "_restore_slot_variable"),
     ("tensorflow.compat.v1.train.Optimizer", "_handle_deferred_dependencies"),
+    ("tensorflow.compat.v1.mixed_precision.LossScale", "_add_weight"),
+    ("tensorflow.tools.compatibility.ast_edits", "_PastaEditVisitor"),
+    ("tensorflow.tools.compatibility.ipynb", "_get_code"),
+    ("tensorflow.tools.compatibility.ipynb", "_update_notebook"),
 ]
 
-__all__ = ["tf", "MIN_TF_VERSION"]
+# (class path, attribute) for the private attributes that instances get in ``__init__``.
+PRIVATE_INSTANCE_ATTRIBUTES = [
+    ("tensorflow.compat.v1.mixed_precision.DynamicLossScale", "_initial_loss_scale"),
+    ("tensorflow.compat.v1.mixed_precision.DynamicLossScale", "_increment_period"),
+    ("tensorflow.compat.v1.mixed_precision.DynamicLossScale", "_multiplier"),
+    ("tensorflow.compat.v1.train.Supervisor", "_graph"),
+    ("tensorflow.compat.v1.train.Supervisor", "_coord"),
+]
+
+__all__ = ["tf", "MIN_TF_VERSION", "version_tuple"]

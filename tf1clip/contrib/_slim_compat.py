@@ -24,6 +24,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 DELEGATES: Dict[str, Tuple[str, ...]] = {
     "slim": ("tf_slim",),
     "slim.learning": ("tf_slim.learning",),
+    "slim.nets": ("tf_slim.nets",),
     "layers": ("tf_slim.layers",),
     "framework": ("tf_slim.ops.arg_scope", "tf_slim.ops.variables", "tf_slim.ops.framework_ops"),
     "losses": ("tf_slim.losses",),
@@ -60,6 +61,20 @@ def load(namespace: str, what: str) -> List[types.ModuleType]:
     _require_tf_slim(what)
     apply()
     return [importlib.import_module(name) for name in DELEGATES[namespace]]
+
+
+def alias_package(namespace: str, name: str) -> types.ModuleType:
+    """The tf-slim package behind ``namespace`` (patched), its loaded submodules importable as ``name.<sub>``.
+
+    For a module that replaces itself by the package (``sys.modules[__name__] = ...``):
+    ``import name.sub`` then finds tf-slim's module instead of loading a second copy.
+    """
+    (package,) = load(namespace, name)
+    prefix = package.__name__ + "."
+    for module_name, module in list(sys.modules.items()):
+        if module_name.startswith(prefix):
+            sys.modules[name + "." + module_name[len(prefix) :]] = module
+    return package
 
 
 def _is_public(module: types.ModuleType, name: str) -> bool:
@@ -148,8 +163,8 @@ class _Shim(types.ModuleType):
         return getattr(self._tf1clip_base, name)
 
 
-def _tf():
-    import tensorflow as tf
+def _tensorflow():
+    from tf1clip._tf import tf
 
     return tf
 
@@ -168,7 +183,7 @@ def _variable(
     aggregation=None,
 ):
     """TF 1.15's ``variable_scope.variable``: a ``tf.compat.v1.Variable`` (resource by default in TF 2)."""
-    tf = _tf()
+    tf = _tensorflow()
     return tf.compat.v1.Variable(
         initial_value=initial_value,
         trainable=trainable,
@@ -188,18 +203,18 @@ def _variable(
 # modules tf-slim 1.1.0 imports; each is added back only where the module lacks it.
 _MOVED: Dict[str, Dict[str, Callable[[], Any]]] = {
     "tensorflow.python.framework.ops": {
-        "Tensor": lambda: _tf().Tensor,
-        "IndexedSlices": lambda: _tf().IndexedSlices,
+        "Tensor": lambda: _tensorflow().Tensor,
+        "IndexedSlices": lambda: _tensorflow().IndexedSlices,
     },
     "tensorflow.python.ops.array_ops": {
-        "stack": lambda: _tf().stack,
-        "unstack": lambda: _tf().unstack,
+        "stack": lambda: _tensorflow().stack,
+        "unstack": lambda: _tensorflow().unstack,
     },
     "tensorflow.python.ops.control_flow_ops": {
-        "cond": lambda: _tf().compat.v1.cond,
-        "case": lambda: _tf().compat.v1.case,
-        "while_loop": lambda: _tf().compat.v1.while_loop,
-        "Assert": lambda: _tf().debugging.Assert,
+        "cond": lambda: _tensorflow().compat.v1.cond,
+        "case": lambda: _tensorflow().compat.v1.case,
+        "while_loop": lambda: _tensorflow().compat.v1.while_loop,
+        "Assert": lambda: _tensorflow().debugging.Assert,
     },
     "tensorflow.python.ops.variable_scope": {
         "variable": lambda: _variable,
@@ -263,7 +278,7 @@ class _LegacyNormalization(types.ModuleType):
                 continue
             if hasattr(module, name):
                 return getattr(module, name)
-        tf = _tf()
+        tf = _tensorflow()
         raise ImportError(
             "slim.batch_norm needs the v1 BatchNormalization layer of tf-keras on TensorFlow %s: "
             "pip install 'tf-keras~=%s.0'" % (tf.__version__, ".".join(tf.__version__.split(".")[:2]))
@@ -303,7 +318,9 @@ def _graph_mode_supervisor():
     """
     global _supervisor_class
     if _supervisor_class is None:
-        tf = _tf()
+        from tf1clip import _tf
+
+        tf = _tensorflow()
 
         class _GraphCoordinator(tf.compat.v1.train.Coordinator):
             def __init__(self, graph):
@@ -320,7 +337,7 @@ def _graph_mode_supervisor():
 
             def __init__(self, *args, **kwargs):
                 super().__init__(*args, **kwargs)
-                self._coord = _GraphCoordinator(self._graph)
+                _tf.set_supervisor_coordinator(self, _GraphCoordinator(_tf.supervisor_graph(self)))
 
         _supervisor_class = Supervisor
     return _supervisor_class

@@ -14,7 +14,8 @@ change of scale resets both counts.
 
 import math
 
-import tensorflow as tf
+from tf1clip import _tf
+from tf1clip._tf import tf
 
 __all__ = ["ExponentialUpdateLossScale"]
 
@@ -43,7 +44,7 @@ class ExponentialUpdateLossScale(tf.compat.v1.mixed_precision.DynamicLossScale):
         incr_ratio: float = 2,
         decr_ratio: float = 0.8,
     ):
-        tf.compat.v1.mixed_precision.LossScale.__init__(self)
+        _tf.init_loss_scale_base(self)
         for name, value, low in (
             ("init_loss_scale", init_loss_scale, 1.0),
             ("incr_every_n_steps", incr_every_n_steps, 1.0),
@@ -64,11 +65,10 @@ class ExponentialUpdateLossScale(tf.compat.v1.mixed_precision.DynamicLossScale):
         self._decr_every_n_nan_or_inf = int(decr_every_n_nan_or_inf)
         self._incr_ratio = float(incr_ratio)
         self._decr_ratio = float(decr_ratio)
-        self._initial_loss_scale, self._increment_period = self._init_loss_scale, self._incr_every_n_steps
-        self._multiplier = self._incr_ratio
-        self._loss_scale = self._add_weight("loss_scale", self._init_loss_scale, tf.float32)
-        self._good_steps = self._add_weight("good_steps", 0, tf.int64)
-        self._bad_steps = self._add_weight("bad_steps", 0, tf.int64)
+        _tf.set_dynamic_loss_scale_config(self, self._init_loss_scale, self._incr_every_n_steps, self._incr_ratio)
+        self._loss_scale = _tf.add_loss_scale_weight(self, "loss_scale", self._init_loss_scale, tf.float32)
+        self._good_steps = _tf.add_loss_scale_weight(self, "good_steps", 0, tf.int64)
+        self._bad_steps = _tf.add_loss_scale_weight(self, "bad_steps", 0, tf.int64)
 
     def __call__(self):
         return tf.convert_to_tensor(self._loss_scale)

@@ -72,6 +72,23 @@ def _dedupe(log):
     return out
 
 
+def merge_repeated_errors(log):
+    """One ERROR per distinct message: the first keeps its position and lists every line it was reported at."""
+    lines = {}
+    for entry in log:
+        if entry.severity == ERROR:
+            lines.setdefault(entry.message, []).append(entry.line)
+    out, done = [], set()
+    for entry in log:
+        if entry.severity != ERROR or len(lines[entry.message]) == 1:
+            out.append(entry)
+        elif entry.message not in done:
+            done.add(entry.message)
+            listed = ", ".join(str(n) for n in dict.fromkeys(lines[entry.message]))
+            out.append(entry._replace(message="%s Lines: %s." % (entry.message, listed)))
+    return out
+
+
 def upgrade_source(
     text: str,
     mode: str = "DEFAULT",
@@ -99,7 +116,8 @@ def upgrade_source(
         visitor = _engine.PastaEditVisitor(spec)
         visitor.visit(tree)
     new_text, post_log, added = finish(_engine.pasta.dump(tree), tree, notebook=notebook, target=target)
-    return SourceResult(new_text, _dedupe(list(pre_log) + list(visitor.log) + post_log), added)
+    log = merge_repeated_errors(_dedupe(list(pre_log) + list(visitor.log) + post_log))
+    return SourceResult(new_text, log, added)
 
 
 def _convert_code(text, options, notebook=False):
@@ -364,4 +382,12 @@ def upgrade_tree(
     return results
 
 
-__all__ = ["SourceResult", "upgrade_source", "upgrade_file", "upgrade_tree", "resolve_target", "TARGETS"]
+__all__ = [
+    "SourceResult",
+    "upgrade_source",
+    "upgrade_file",
+    "upgrade_tree",
+    "resolve_target",
+    "merge_repeated_errors",
+    "TARGETS",
+]

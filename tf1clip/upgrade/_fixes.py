@@ -257,6 +257,25 @@ def _graph_mode_line(scan, tf_alias, tf_stmt, log):
     return [call + "  # tf1clip-upgrade: %s graph mode" % why]
 
 
+def _estimator_error(uses, log):
+    """One ERROR for the file's tf.estimator uses, at the first, naming each with its line."""
+    where = {}
+    for dotted, node in sorted(uses, key=lambda use: getattr(use[1], "lineno", 0)):
+        where.setdefault(dotted, []).append(str(getattr(node, "lineno", 0)))
+    _log_at(
+        log,
+        ERROR,
+        uses[0][1],
+        "tf.estimator was removed in TensorFlow 2.16 (used here: %s). Estimator code runs on TensorFlow 2.15 "
+        "with tensorflow-estimator: %s, then convert with --target estimator (or port the model "
+        "to a tf.compat.v1 graph and a Session loop)."
+        % (
+            "; ".join("%s, line %s" % (name, ", ".join(dict.fromkeys(lines))) for name, lines in where.items()),
+            ESTIMATOR_INSTALL,
+        ),
+    )
+
+
 def finish(text, tree, notebook=False, target="modern"):
     """Adds the imports and settings the converted ``text`` needs to run on TF 2.
 
@@ -274,15 +293,8 @@ def finish(text, tree, notebook=False, target="modern"):
     _, tf_stmt = _tensorflow_import(body)
     scan = _Scan(tree, tf_alias or "tf")  # tf_upgrade_v2 assumes ``tf`` too
     log = []
-    for dotted, node in scan.estimator_uses if target != "estimator" else ():
-        _log_at(
-            log,
-            ERROR,
-            node,
-            "%s: tf.estimator was removed in TensorFlow 2.16. Estimator code runs on TensorFlow 2.15 "
-            "with tensorflow-estimator: %s, then convert with --target estimator (or port the model "
-            "to a tf.compat.v1 graph and a Session loop)." % (dotted, ESTIMATOR_INSTALL),
-        )
+    if scan.estimator_uses and target != "estimator":
+        _estimator_error(scan.estimator_uses, log)
     top = _top_index(body)
     if top == len(body):
         return text, log, []  # only a docstring and __future__ imports

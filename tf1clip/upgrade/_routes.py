@@ -1,5 +1,7 @@
 """Questions about a contrib path, answered from ``_tables`` (no TensorFlow import)."""
 
+import os
+
 from tf1clip.upgrade import _tables as T
 from tf1clip.upgrade._astutil import module_path
 
@@ -35,6 +37,25 @@ def supported(path):
     return None
 
 
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def importable(target):
+    """Whether ``import target`` works for a tf1clip path: tf1clip's modules are files, the names
+    it delegates to tf-slim (``tf1clip.contrib.layers.initializers``) are attributes."""
+    parts = target.split(".")
+    if parts[0] != "tf1clip":
+        return False
+    path = os.path.join(_PACKAGE_DIR, *parts[1:])
+    return os.path.isfile(os.path.join(path, "__init__.py")) or os.path.isfile(path + ".py")
+
+
+def importable_prefix(target):
+    """The longest prefix of the tf1clip path ``target`` that ``import`` accepts."""
+    parts = target.split(".")
+    return next(".".join(parts[:k]) for k in range(len(parts), 0, -1) if importable(".".join(parts[:k])))
+
+
 def is_contrib(path):
     return path == "tf.contrib" or path.startswith("tf.contrib.")
 
@@ -42,6 +63,18 @@ def is_contrib(path):
 def is_module(path):
     """Whether ``path`` is a contrib module tf1clip provides (some of)."""
     return path in T.provided()
+
+
+def engine_alias_path(key):
+    """The contrib path of a tf_upgrade_v2 rule keyed by a guessed alias (``contrib_layers.x``), else None."""
+    root, dot, rest = key.partition(".")
+    if not dot:
+        return None
+    if root in T.ENGINE_ALIASES:
+        return T.ENGINE_ALIASES[root] + dot + rest
+    if root.startswith(T.ENGINE_ALIAS_PREFIX) and len(root) > len(T.ENGINE_ALIAS_PREFIX):
+        return "tf.contrib." + root[len(T.ENGINE_ALIAS_PREFIX) :] + dot + rest
+    return None
 
 
 def tf_path(module):
@@ -74,8 +107,11 @@ def import_error(statement, path):
 __all__ = [
     "lookup",
     "supported",
+    "importable",
+    "importable_prefix",
     "is_contrib",
     "is_module",
+    "engine_alias_path",
     "tf_path",
     "tf_module",
     "contrib_error",

@@ -6,6 +6,7 @@ each dotted name to ``_rules_chains`` (which asks ``_rules_estimator`` and
 """
 
 import ast
+from typing import Any
 
 from tf1clip.upgrade import _tables as T
 from tf1clip.upgrade._astutil import collect_aliases
@@ -14,7 +15,9 @@ from tf1clip.upgrade._astutil import parents
 from tf1clip.upgrade._edits import FileEdits
 from tf1clip.upgrade._engine import tf_upgrade_v2
 from tf1clip.upgrade._engine import tf_upgrade_v2_safety
+from tf1clip.upgrade._routes import engine_alias_path
 from tf1clip.upgrade._routes import is_contrib
+from tf1clip.upgrade._routes import supported
 from tf1clip.upgrade._rules_chains import find_opaque
 from tf1clip.upgrade._rules_chains import rewrite_chain
 from tf1clip.upgrade._rules_imports import finish_imports
@@ -23,13 +26,24 @@ from tf1clip.upgrade._rules_imports import rewrite_import_from
 from tf1clip.upgrade._tables import ERROR
 from tf1clip.upgrade._tables import WARNING
 
-_SLIM_KEYS = (
-    "slim.l1_regularizer",
-    "slim.l2_regularizer",
-    "slim.xavier_initializer",
-    "slim.xavier_initializer_conv2d",
-    "slim.variance_scaling_initializer",
+# tf_upgrade_v2's rule tables keyed by dotted names.
+_ENGINE_RULES = (
+    "symbol_renames",
+    "function_transformers",
+    "function_keyword_renames",
+    "function_warnings",
+    "function_arg_warnings",
 )
+
+
+def _without_guessed_aliases(rules):
+    """``rules`` without the entries keyed by a guessed alias of a contrib name that tf1clip provides."""
+    kept = {}
+    for key, value in rules.items():
+        path = engine_alias_path(key)
+        if path is None or supported(path) is None:
+            kept[key] = value
+    return kept
 
 
 class ContribRewriter:
@@ -91,7 +105,9 @@ class _Tf1clipRules:
             for old, new in list(self.symbol_renames.items()):
                 if old.startswith("tf.train.") and new.startswith("tf.estimator."):
                     self.symbol_renames[old] = "tf.compat.v1." + old[len("tf.") :]
-            self.function_transformers = {k: v for k, v in self.function_transformers.items() if k not in _SLIM_KEYS}
+        for rules in _ENGINE_RULES:
+            if isinstance(getattr(self, rules, None), dict):
+                setattr(self, rules, _without_guessed_aliases(getattr(self, rules)))
         # tf1clip reports contrib itself (naming the successor), and absl flags live on in tf.compat.v1.
         self.module_deprecations = {
             name: value
@@ -117,11 +133,15 @@ class _Tf1clipRules:
         self.target = target
 
 
-class ChangeSpec(_Tf1clipRules, tf_upgrade_v2.TFAPIChangeSpec):
+_DefaultRules: Any = tf_upgrade_v2.TFAPIChangeSpec
+_SafetyRules: Any = tf_upgrade_v2_safety.TFAPIChangeSpec
+
+
+class ChangeSpec(_Tf1clipRules, _DefaultRules):
     """``tf_upgrade_v2``'s DEFAULT-mode rules plus tf1clip's."""
 
 
-class SafetyChangeSpec(_Tf1clipRules, tf_upgrade_v2_safety.TFAPIChangeSpec):
+class SafetyChangeSpec(_Tf1clipRules, _SafetyRules):
     """``tf_upgrade_v2``'s SAFETY-mode rules (``import tensorflow.compat.v1 as tf``), tf1clip's."""
 
 

@@ -119,13 +119,22 @@ def _binding_supported(edits, root):
     return path is not None and is_contrib(path) and supported(path) is not None and root not in edits.opaque
 
 
+def _alias_gives(edits, root, name, path, length, target):
+    """Whether ``name`` (through the alias ``root``, whose binding is rewritten) reaches what ``path`` is
+    routed to; not so where a member has a route of its own (``layers.python.layers.optimizers`` is
+    tf1clip's ``optimize_loss`` module, ``tf1clip.contrib.layers``)."""
+    parts = path.split(".")
+    bound = supported(edits.aliases[root])[1]
+    return bound + name[len(root) :] == ".".join([target] + parts[length:])
+
+
 def _provided(edits, node, parent, name, path):
     """Rewrites a chain to the tf1clip module or member replacing the contrib ``path``."""
     length, target, needs_slim = supported(path)
     root = name.split(".")[0]
     if needs_slim:
         edits.note_slim(node)
-    if _binding_supported(edits, root):
+    if _binding_supported(edits, root) and _alias_gives(edits, root, name, path, length, target):
         return  # the alias itself now names a tf1clip module or member
     if length == len(path.split(".")) and is_module(path) and not _module_use_ok(edits, node, path):
         edits.count_unconverted(root)

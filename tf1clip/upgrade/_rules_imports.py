@@ -9,6 +9,8 @@ from tf1clip.upgrade._astutil import resolve
 from tf1clip.upgrade._engine import pasta
 from tf1clip.upgrade._routes import contrib_error
 from tf1clip.upgrade._routes import import_error
+from tf1clip.upgrade._routes import importable
+from tf1clip.upgrade._routes import importable_prefix
 from tf1clip.upgrade._routes import is_contrib
 from tf1clip.upgrade._routes import supported
 from tf1clip.upgrade._routes import tf_module
@@ -25,13 +27,61 @@ def rewrite_import(edits, node, parent):
             continue
         found = supported(path)
         if found is not None and found[0] == len(path.split(".")):
-            old = pasta.dump(node)
-            alias.name = found[1]
-            edits.add(INFO, node, "Changed import from %r to %r" % (old.strip(), pasta.dump(node).strip()))
+            _rename_import(edits, node, parent, alias, found[1])
         elif alias.asname:
             edits.pending_imports.append((node, parent, alias, path))
         else:
             edits.add(ERROR, node, import_error("import " + alias.name, path))
+
+
+def _rename_import(edits, node, parent, alias, target):
+    """``import <contrib> [as y]`` -> ``import target [as y]``; where ``target`` is an attribute rather
+    than a module: ``from <its module> import <name> as y`` (or ``import <nearest module>`` and
+    ``y = target`` when that module is an attribute too), or, without ``as``, ``import <the nearest
+    module>`` (the uses spell the whole path)."""
+    old = pasta.dump(node).strip()
+    module, _, name = target.rpartition(".")
+    if importable(target) or alias.asname is None:
+        alias.name = importable_prefix(target)
+        edits.add(INFO, node, "Changed import from %r to %r" % (old, pasta.dump(node).strip()))
+        return
+    new_alias = ast.alias(name=name, asname=alias.asname)
+    body = body_of(parent, node)
+    index = next(i for i, item in enumerate(body) if item is node)
+    node.names = [a for a in node.names if a is not alias]
+    if importable(module):
+        new_node = ast.ImportFrom(module=module, names=[new_alias], level=0)
+        ast.copy_location(new_node, node)
+        pasta.base.formatting.set(new_node, "prefix", pasta.base.formatting.get(node, "prefix"))
+        body.insert(index + 1, new_node)
+        new = pasta.dump(new_node).strip()
+    else:
+        new = _insert_after(node, body, index, _attribute_lines([(module, [new_alias])]))
+    if node.names:
+        new = pasta.dump(node).strip() + "; " + new
+    else:
+        body.remove(node)
+    edits.add(INFO, node, "Changed import from %r to %r" % (old, new))
+
+
+def _attribute_lines(groups):
+    """``import <M's nearest module>`` and ``b = M.a`` for each ``(M, [alias a as b])`` group."""
+    lines = []
+    for module, aliases in groups:
+        lines.append("import " + importable_prefix(module))
+        lines += ["%s = %s.%s" % (alias.asname or alias.name, module, alias.name) for alias in aliases]
+    return list(dict.fromkeys(lines))
+
+
+def _insert_after(node, body, index, lines):
+    """Inserts ``lines`` (statements) after ``body[index]``, with ``node``'s indentation; returns them joined."""
+    new_nodes = pasta.parse("\n".join(lines) + "\n").body
+    for offset, new_node in enumerate(new_nodes, 1):
+        for part in ast.walk(new_node):
+            ast.copy_location(part, node)
+        pasta.base.formatting.set(new_node, "prefix", pasta.base.formatting.get(node, "prefix"))
+        body.insert(index + offset, new_node)
+    return "; ".join(lines)
 
 
 def _new_home(edits, node, path, alias):
@@ -70,14 +120,35 @@ def rewrite_import_from(edits, node, parent):
             edits.pending_imports.append((node, parent, alias, path))
         elif is_contrib(path):
             edits.add(ERROR, node, import_error("from %s import %s" % (node.module, alias.name), path))
-    if moved:
-        _split_import(edits, node, parent, keep, list(moved.items()))
+    attributes = [(m, a) for m, a in moved.items() if m.startswith("tf1clip.") and not importable(m)]
+    groups = [(m, a) for m, a in moved.items() if not (m.startswith("tf1clip.") and not importable(m))]
+    if attributes:
+        _bind_attributes(edits, node, parent, attributes)
+    if groups or (attributes and keep):
+        _split_import(edits, node, parent, keep, groups)
+    elif attributes:
+        body = body_of(parent, node)
+        body.remove(node)
+
+
+def _bind_attributes(edits, node, parent, groups):
+    """``from M import a as b`` where the tf1clip name ``M`` is an attribute (a tf-slim module tf1clip
+    delegates to), not a module: ``import <M's nearest module>`` and ``b = M.a`` after ``node``."""
+    body = body_of(parent, node)
+    index = next(i for i, item in enumerate(body) if item is node)
+    new = _insert_after(node, body, index, _attribute_lines(groups))
+    edits.add(
+        INFO,
+        node,
+        "Changed import from %r to %r: tf1clip takes these modules from tf-slim when first used, so they are "
+        "attributes, not importable modules" % (pasta.dump(node).strip(), new),
+    )
 
 
 def _split_import(edits, node, parent, keep, groups):
     """Rewrites ``node`` to import ``keep``, with one ``from module import ...`` after it per group."""
     old = pasta.dump(node)
-    if not keep and len(groups) == 1:  # in place, keeping the statement's formatting
+    if not keep and len(groups) == 1 and len(groups[0][1]) == len(node.names):  # in place, keeping the formatting
         module, aliases = groups.pop()
         for alias, new in zip(node.names, aliases):
             alias.name, alias.asname = new.name, new.asname

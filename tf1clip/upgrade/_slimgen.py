@@ -12,19 +12,26 @@ import types
 from tf1clip.contrib._slim_compat import DELEGATES
 
 # contrib module -> the tf-slim modules whose public names it gets, in order: the routing table of
-# tf1clip.contrib (its dotted keys, such as "slim.learning", are found below as submodules).
-SLIM_SOURCES = {key: value for key, value in DELEGATES.items() if "." not in key}
+# tf1clip.contrib (its dotted keys are also found below as submodules, except "slim.nets", which
+# tf_slim's __init__ does not import).
+SLIM_SOURCES = dict(DELEGATES)
 
 
 def _public(module):
     """``{name: submodule name or None}``: the public names of a tf-slim module.
 
-    ``__all__`` when the module has one; otherwise every name that is not private,
+    ``__all__`` (and the package's submodules) when the module has one; otherwise every name that is not private,
     not a ``__future__`` feature and not a module from outside tf-slim.
     """
     names = getattr(module, "__all__", None)
     if names is None:
         names = [n for n in dir(module) if not n.startswith("_")]
+    else:  # and the submodules the package imports (``tf_slim.nets.resnet_v1``, outside its __all__)
+        names = list(names) + [
+            n
+            for n, v in vars(module).items()
+            if isinstance(v, types.ModuleType) and v.__name__ == module.__name__ + "." + n
+        ]
     found = {}
     for name in names:
         value = getattr(module, name, None)
@@ -45,6 +52,9 @@ def generate():
     Contrib paths are relative to ``tf.contrib``; a submodule of a delegated module
     (``slim.losses``) is a path of its own, so that dotted uses resolve.
     """
+    for sources in SLIM_SOURCES.values():  # imported first, so that tf_slim's namespace is the same every run
+        for source in sources:
+            importlib.import_module(source)
     modules, names = {}, {}
     pending = [(contrib, sources) for contrib, sources in SLIM_SOURCES.items()]
     while pending:

@@ -60,6 +60,13 @@ OWN = {
 SLIM_ROOTS = ("slim", "layers", "framework", "losses", "metrics", "training")
 
 
+# tf_upgrade_v2's own rules are also keyed by module aliases it guesses (``slim.l2_regularizer``,
+# ``contrib_layers.xavier_initializer``, ``contrib_<module>.name``): alias -> contrib module. tf1clip drops
+# those rules where tf1clip provides the name (the tf-slim name wins in every spelling), and resolves the
+# file's real aliases itself.
+ENGINE_ALIASES = {"slim": "tf.contrib.slim"}
+ENGINE_ALIAS_PREFIX = "contrib_"
+
 # contrib module -> the path of its implementation package, which TF 1 code also imports from.
 LONG_PATHS = {"tf.contrib.layers": "tf.contrib.layers.python.layers", "tf.contrib.slim": "tf.contrib.slim.python.slim"}
 
@@ -231,7 +238,7 @@ SUCCESSORS = {
     "tf.contrib.metrics": "tf-slim has no such name; use tf.compat.v1.metrics",
     "tf.contrib.training": "tf-slim has no such name; tf.data.experimental.bucket_by_sequence_length "
     "replaces bucketing, a dict or tensorboard's hparams plugin replaces HParams",
-    "tf.contrib.slim": "tf-slim has no such name (its model zoo is tf_slim.nets: pip install tf-slim)",
+    "tf.contrib.slim": "tf-slim has no such name",
     "tf.contrib.losses": "tf-slim has no such name; use tf.compat.v1.losses",
 }
 

@@ -7,7 +7,7 @@ instead of the California housing CSV. Estimator code needs TensorFlow 2.15 with
 tensorflow-estimator 2.15 (Python <= 3.11)::
 
     python3 -m pip install '.[estimator]'
-    tf1clip-upgrade --target estimator --infile legacy_examples/crash_course_estimator.py \\
+    tf1clip-upgrade --target estimator --infile legacy_examples/tf1_inputs/crash_course_estimator.py \\
         --outfile /tmp/crash_course_tf2.py
     python3 /tmp/crash_course_tf2.py
 
