@@ -90,6 +90,10 @@ def test_compare_finds_changed_missing_and_unexpected_values():
     assert harness.compare(expected, expected) == ([], [])
     near = {"w": [[1.0, 2.0 * (1 + 5e-5)]], "losses": [3.0, 4.0], "form": {"b": [0.5], "name": "Adam"}}
     assert harness.compare(expected, near) == ([], [])
+    # In a matrix, an element is also compared to 1e-5 of the largest one; not in a vector.
+    assert harness.compare({"m": [[1.0, 1e-3]]}, {"m": [[1.0, 1e-3 + 9e-6]]}) == ([], [])
+    assert harness.compare({"m": [[1.0, 1e-3]]}, {"m": [[1.0, 1e-3 + 2e-5]]})[0] != []
+    assert harness.compare({"v": [1.0, 1e-3]}, {"v": [1.0, 1e-3 + 9e-6]})[0] != []
     actual = {"w": [[1.0, 2.001]], "losses": [3.0], "form": {"c": [0.5], "name": "SGD"}}
     mismatches, _ = harness.compare(expected, actual)
     assert [m[0] for m in mismatches] == ["form/b", "form/c", "form/name", "losses", "w"]
