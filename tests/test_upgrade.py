@@ -448,7 +448,7 @@ def test_every_spelling_is_rewritten_and_arguments_are_kept(upgraded):
 
 def test_import_graph_mode_and_legacy_keras_lines_are_added_once_where_needed(upgraded):
     out, _, report = upgraded
-    disable = "tf.compat.v1.disable_eager_execution()"
+    disable = "tf.compat.v1.disable_v2_behavior()"
     for name in sorted(os.listdir(out)):
         if not name.endswith(".py"):
             continue
@@ -466,11 +466,11 @@ def test_import_graph_mode_and_legacy_keras_lines_are_added_once_where_needed(up
         assert len(legacy) == (1 if needs_keras else 0), name
         if needs_keras:
             assert lines[legacy[0] - 1] == "import os" and legacy[0] < tf_index, name
-    assert "needs graph mode, which TensorFlow 2 turns off" in report
+    assert "needs graph mode and TF 1 semantics, which TensorFlow 2 turns off" in report
     assert "tf.compat.v1.nn.rnn_cell.BasicLSTMCell needs Keras 2" in report
     summary = report.split("Added so that the code runs on TensorFlow 2")[1].split("-" * 80)[0]
-    assert 'ptb_lstm.py: os.environ["TF_USE_LEGACY_KERAS"] = "1"; tf.compat.v1.disable_eager_execution()\n' in summary
-    assert "slim_learning_helpers.py: import tf1clip.contrib; tf.compat.v1.disable_eager_execution()\n" in summary
+    assert 'ptb_lstm.py: os.environ["TF_USE_LEGACY_KERAS"] = "1"; tf.compat.v1.disable_v2_behavior()\n' in summary
+    assert "slim_learning_helpers.py: import tf1clip.contrib; tf.compat.v1.disable_v2_behavior()\n" in summary
     ptb = (out / "ptb_lstm.py").read_text()
     assert ptb.startswith('"""A small PTB-style LSTM')  # docstring and __future__ stay first
     assert "from __future__ import print_function\n\nimport os\n" in ptb
@@ -503,7 +503,7 @@ def test_notebook_is_converted_cell_by_cell(tmp_path):
         "\n",
         "import numpy as np\n",
         "import tensorflow as tf\n",
-        "tf.compat.v1.disable_eager_execution()  # tf1clip-upgrade: placeholders and Sessions need graph mode\n",
+        "tf.compat.v1.disable_v2_behavior()  # tf1clip-upgrade: placeholders and Sessions need TF 1 behavior\n",
         "from tf1clip.contrib import slim",
     ]
     code = "".join(after["cells"][2]["source"])
@@ -620,7 +620,7 @@ def test_console_script_and_module_run_and_set_exit_status(upgraded, tmp_path):
         (
             "import tensorflow as tf\nlayers = tf.contrib.layers\nol = layers.optimize_loss\n"
             "names = layers.OPTIMIZER_CLS_NAMES.keys()\n",
-            "import tensorflow as tf\nimport tf1clip.contrib\ntf.compat.v1.disable_eager_execution()  # tf1clip-upgrade: TF 1 graph code needs graph mode\n"
+            "import tensorflow as tf\nimport tf1clip.contrib\ntf.compat.v1.disable_v2_behavior()  # tf1clip-upgrade: TF 1 graph code needs TF 1 behavior\n"
             "layers = tf1clip.contrib.layers\nol = layers.optimize_loss\nnames = layers.OPTIMIZER_CLS_NAMES.keys()\n",
         ),
         (
@@ -717,10 +717,14 @@ def test_graph_mode_is_added_only_when_needed(tmp_path):
     eager = "import tensorflow as tf\nx = tf.constant(1.0)\nmodel = tf.keras.Sequential()\n"
     status, text, _ = _convert(eager, tmp_path)
     assert (status, text) == (0, eager)  # TF2-style Keras code: no graph mode, no legacy Keras
-    for explicit in ("tf.enable_eager_execution()", "tf.compat.v1.disable_eager_execution()"):
+    for explicit in (
+        "tf.enable_eager_execution()",
+        "tf.compat.v1.disable_eager_execution()",
+        "tf.compat.v1.disable_v2_behavior()",
+    ):
         source = "import tensorflow as tf\n%s\nx = tf.placeholder(tf.float32)\n" % explicit
         text = _convert(source, tmp_path)[1]
-        assert "disable_eager_execution()  # tf1clip-upgrade" not in text
+        assert "# tf1clip-upgrade" not in text and text.count(explicit.split(".")[-1]) == 1
     status, text, report = _convert(
         """\
         import numpy as np
@@ -733,10 +737,10 @@ def test_graph_mode_is_added_only_when_needed(tmp_path):
         tmp_path,
     )
     assert text.splitlines()[5] == (
-        "tf.compat.v1.disable_eager_execution()  # tf1clip-upgrade: placeholders and Sessions need graph mode"
+        "tf.compat.v1.disable_v2_behavior()  # tf1clip-upgrade: placeholders and Sessions need TF 1 behavior"
     )
     status, text, report = _convert("import numpy\n\ndef f():\n    sess = tf.Session()\n", tmp_path)
-    assert status == 0 and "disable_eager_execution" not in text
+    assert status == 0 and "disable_v2_behavior" not in text
     assert "WARNING: tf.compat.v1.Session needs graph mode, but this file has no module-level" in report
 
 
@@ -778,8 +782,8 @@ def test_safety_mode_keeps_v1_api_and_still_rewrites_contrib(tmp_path):
     assert status == 0, report
     assert text == (
         "import tensorflow.compat.v1 as tf\nimport tf1clip.contrib\n"
-        "tf.compat.v1.disable_eager_execution()  # tf1clip-upgrade: placeholders and Sessions need "
-        "graph mode\nx = tf.placeholder(tf.float32)\n"
+        "tf.compat.v1.disable_v2_behavior()  # tf1clip-upgrade: placeholders and Sessions need "
+        "TF 1 behavior\nx = tf.placeholder(tf.float32)\n"
         "opt = tf1clip.contrib.estimator.clip_gradients_by_norm(tf.train.AdamOptimizer(0.1), 1.0)\n"
     )
 

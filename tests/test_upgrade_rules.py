@@ -85,7 +85,7 @@ def test_tf1clips_own_targets_exist():
         ),
         (
             "import tensorflow as tf\ntf.contrib.training.train(op, logdir)\ntf.contrib.slim.learning.train(op, logdir)\n",
-            "import tensorflow as tf\nimport tf1clip.contrib\ntf.compat.v1.disable_eager_execution()  # tf1clip-upgrade: TF 1 graph code needs graph mode\n"
+            "import tensorflow as tf\nimport tf1clip.contrib\ntf.compat.v1.disable_v2_behavior()  # tf1clip-upgrade: TF 1 graph code needs TF 1 behavior\n"
             "tf1clip.contrib.training.train(op, logdir)\n"
             "tf1clip.contrib.slim.learning.train(op, logdir)\n",
         ),

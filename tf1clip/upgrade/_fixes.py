@@ -238,15 +238,17 @@ def _graph_mode_line(scan, tf_alias, tf_stmt, log):
             WARNING,
             node,
             "%s needs graph mode, but this file has no module-level 'import tensorflow as "
-            "...': call tf.compat.v1.disable_eager_execution() when the program starts." % dotted,
+            "...': call tf.compat.v1.disable_v2_behavior() when the program starts." % dotted,
         )
         return []
-    call = "%s.compat.v1.disable_eager_execution()" % tf_alias
+    # TF 1.15's semantics, not only its graph mode: reference variables (the order in which a step's
+    # reads see its assignments) and Dimension shapes (``shape[i].value``); docs/oracle.rst has the numbers.
+    call = "%s.compat.v1.disable_v2_behavior()" % tf_alias
     _log_at(
         log,
         INFO,
         node,
-        "%s needs graph mode, which TensorFlow 2 turns off: added '%s' right after the "
+        "%s needs graph mode and TF 1 semantics, which TensorFlow 2 turns off: added '%s' right after the "
         "TensorFlow import (line %d)." % (dotted, call, tf_stmt.lineno),
     )
     why = (
@@ -254,7 +256,7 @@ def _graph_mode_line(scan, tf_alias, tf_stmt, log):
         if dotted.split(".")[-1] in ("placeholder", "Session")
         else "TF 1 graph code needs"
     )
-    return [call + "  # tf1clip-upgrade: %s graph mode" % why]
+    return [call + "  # tf1clip-upgrade: %s TF 1 behavior" % why]
 
 
 def _estimator_error(uses, log):
