@@ -202,21 +202,74 @@ def test_import_is_lazy_and_without_tf_gan_the_error_says_how_to_install():
         import sys
         import tf1clip.contrib, tf1clip.contrib.gan as tfgan
         print("before", "tensorflow_gan" in sys.modules)
+        sys.modules["tensorflow_gan"] = None  # as if not installed
+        try:
+            tfgan.gan_train
+        except ImportError as e:
+            print(e)
+        del sys.modules["tensorflow_gan"]
         tfgan.gan_model
         print("after", "tensorflow_gan" in sys.modules, "tensorflow_hub" in sys.modules,
               "tensorflow_probability" in sys.modules)
         """
     )
     assert "before False" in out and "after True False False" in out
-    out = _run(
-        """
-        import sys
-        sys.modules["tensorflow_gan"] = None
-        import tf1clip.contrib.gan as tfgan
-        try:
-            tfgan.gan_train
-        except ImportError as e:
-            print(e)
-        """
-    )
     assert "tf1clip.contrib.gan.gan_train comes from TF-GAN, which is not installed: pip install 'tf1clip[gan]'" in out
+
+
+# ---------------------------------------------------------------- more of the API on this TensorFlow
+
+
+def _image_gan():
+    def generator_fn(z):
+        w = v1.get_variable("w", initializer=np.full([8, 48], 0.01, np.float32))
+        return tf.reshape(tf.tanh(tf.matmul(z, w)), [-1, 4, 4, 3])
+
+    def discriminator_fn(x, unused_conditioning):
+        w = v1.get_variable("w", initializer=np.full([48, 1], 0.01, np.float32))
+        return tf.matmul(tf.reshape(x, [-1, 48]), w)
+
+    real = tf.constant(np.random.RandomState(1).uniform(-1, 1, [4, 4, 4, 3]).astype(np.float32))
+    return tfgan.gan_model(generator_fn, discriminator_fn, real, tf.ones([4, 8]))
+
+
+def test_eval_summaries_joint_hooks_and_a_gradient_penalty_with_clipped_optimizers(graph):
+    model = _image_gan()
+    tfgan.eval.add_gan_model_image_summaries(model, grid_size=2)
+    tfgan.eval.add_gan_model_summaries(model)
+    tfgan.eval.add_regularization_loss_summaries(model)
+    loss = tfgan.gan_loss(model, gradient_penalty_weight=1.0, add_summaries=True)
+    train_ops = tfgan.gan_train_ops(
+        model,
+        loss,
+        tf1clip.clip_gradients_by_norm(v1.train.AdamOptimizer(1e-3), 1.0),
+        tf1clip.clip_gradients_by_norm(v1.train.AdamOptimizer(1e-3), 1.0),
+        summarize_gradients=True,
+    )
+    merged = v1.summary.merge_all()
+    with v1.train.MonitoredSession(hooks=tfgan.get_joint_train_hooks()(train_ops)) as sess:
+        step = sess.run(train_ops.global_step_inc_op)
+        summary = v1.Summary.FromString(sess.run(merged))
+    assert step == 1
+    tags = {value.tag for value in summary.value}
+    assert {
+        "generator_wasserstein_loss/generator_wass_loss",
+        "discriminator_wasserstein_loss/discriminator_wass_loss",
+        "wasserstein_gradient_penalty/gradient_penalty_loss",
+        "real_data/image",
+        "generated_data/image",
+        "generator_train/summarize_grads/Generator/w_gradient_norm",
+        "discriminator_train/summarize_grads/Discriminator/w_gradient_norm",
+    } <= tags
+
+
+def test_frechet_distance_imports_tensorflow_probability_when_called(graph):
+    try:
+        import tensorflow_probability  # noqa: F401
+    except ImportError as e:
+        pytest.skip("tensorflow-probability does not import with this TensorFlow: %s" % e)
+    acts = np.random.RandomState(0).normal(size=[64, 3]).astype(np.float32)
+    shift = np.array([1.0, -2.0, 0.5], np.float32)
+    distance = tfgan.eval.frechet_classifier_distance_from_activations(tf.constant(acts), tf.constant(acts + shift))
+    with v1.Session() as sess:
+        np.testing.assert_allclose(sess.run(distance), np.sum(shift**2), rtol=1e-3)

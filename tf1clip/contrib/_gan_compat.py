@@ -16,6 +16,7 @@ import collections
 import importlib
 import importlib.abc
 import importlib.machinery
+import importlib.metadata
 import importlib.util
 import inspect
 import sys
@@ -146,8 +147,6 @@ class _LazyModule(types.ModuleType):
 
     def __getattr__(self, attr: str) -> Any:
         if attr == "__version__" and self.__name__ == "tensorflow_probability":
-            import importlib.metadata
-
             return importlib.metadata.version("tensorflow-probability")  # TF-GAN compares it with "0.7"
         if attr.startswith("__"):
             raise AttributeError(attr)
