@@ -40,8 +40,16 @@ setup(
         "tf": ["tensorflow>=2.15"],
         "estimator": ["tensorflow-cpu>=2.15,<2.16", "tensorflow-estimator>=2.15,<2.16"],
         "slim": ["tf-slim>=1.1"],
+        # tensorflow-hub 0.16 requires tf-keras, which requires the `tensorflow` build: a second TensorFlow.
+        "gan": ["tensorflow-gan==2.1.0", "tensorflow-hub>=0.12,<0.16"],
         "plot": ["matplotlib>=3.5"],
-        "test": ["pytest>=7", "hypothesis>=6", "matplotlib>=3.5"],
+        "test": [
+            "pytest>=7",
+            "hypothesis>=6",
+            "matplotlib>=3.5",
+            "tensorflow-gan==2.1.0",
+            "tensorflow-hub>=0.12,<0.16",
+        ],
         "docs": ["sphinx>=7"],
     },
     entry_points={"console_scripts": ["tf1clip-upgrade=tf1clip.upgrade:main"]},

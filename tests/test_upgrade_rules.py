@@ -119,13 +119,13 @@ def test_what_tf_slim_lacks_stays_an_error_naming_the_successor_and_its_model_zo
         import tensorflow as tf
         from tensorflow.contrib.slim.nets import resnet_v1
         col = tf.contrib.layers.embedding_column(ids, 8)
-        hp = tf.contrib.training.HParams(lr=0.1)
+        batch = tf.contrib.training.bucket_by_sequence_length(n, tensors, 8, [4])
         net, _ = resnet_v1.resnet_v1_50(images)
         """)
     errors = _issues(result)
     assert [line for line, _ in errors] == [3, 4]
     assert "tf.feature_column" in errors[0][1]
-    assert "HParams" in errors[1][1]
+    assert "tf.data.experimental.bucket_by_sequence_length" in errors[1][1]
     assert "from tf1clip.contrib.slim.nets import resnet_v1\n" in result.text
 
 
@@ -134,7 +134,7 @@ def test_an_unprovided_contrib_import_goes_once_every_use_is_converted():
         import tensorflow as tf
         from tensorflow.contrib import tpu as contrib_tpu
         from tensorflow.contrib.framework import sort
-        from tensorflow.contrib.gan import gan_model
+        from tensorflow.contrib.quantize import create_eval_graph
         opt = contrib_tpu.CrossShardOptimizer(tf.train.AdamOptimizer(0.1))
         order = sort(x)
         """)
@@ -228,7 +228,7 @@ def test_contrib_module_objects_are_rewritten_only_when_every_use_is_provided():
 
 def test_one_error_per_symbol_and_line():
     result = _up(
-        "import tensorflow as tf\nx = tf.contrib.gan.gan_model(g, d)\ny = tf.contrib.image.rotate(i, 1)\n"
+        "import tensorflow as tf\nx = tf.contrib.quantize.create_eval_graph(g)\ny = tf.contrib.image.rotate(i, 1)\n"
         "cell = tf.contrib.rnn.LayerNormBasicLSTMCell(4)\n"
     )
     errors = _issues(result)

@@ -19,12 +19,13 @@ fixed (docs/contrib.rst):
 
 Every other public name of ``slim``, ``layers``, ``framework``, ``losses``,
 ``metrics`` and ``training`` is tf-slim's (``_slim_compat.DELEGATES``),
-imported and patched for TF 2 on first use (docs/slim.rst); importing
-``tf1clip.contrib`` does not import tf-slim.
+imported and patched for TF 2 on first use (docs/slim.rst); ``gan`` is
+TF-GAN's (docs/gan.rst). Importing ``tf1clip.contrib`` imports neither.
 """
 
 from tf1clip.contrib import estimator
 from tf1clip.contrib import framework
+from tf1clip.contrib import gan
 from tf1clip.contrib import layers
 from tf1clip.contrib import losses
 from tf1clip.contrib import metrics
@@ -32,4 +33,4 @@ from tf1clip.contrib import opt
 from tf1clip.contrib import slim
 from tf1clip.contrib import training
 
-__all__ = ["estimator", "framework", "layers", "losses", "metrics", "opt", "slim", "training"]
+__all__ = ["estimator", "framework", "gan", "layers", "losses", "metrics", "opt", "slim", "training"]

@@ -21,8 +21,10 @@ from tf1clip._tf import tf
 from tf1clip.contrib import _common
 from tf1clip.contrib import _slim_compat
 from tf1clip.contrib import framework
+from tf1clip.contrib._hparams import HParams
 
 __all__ = [
+    "HParams",
     "add_gradients_summaries",
     "clip_gradient_norms",
     "clip_gradient_norms_fn",

@@ -29,7 +29,7 @@ class FileEdits:
         self.pending_imports = []
         self.pending_bindings = []
         self.log = []
-        self._slim_noted = False
+        self._noted = set()
 
     def add(self, severity, node, message):
         """Logs ``message`` at ``node``'s position."""
@@ -44,16 +44,18 @@ class FileEdits:
         self.parents[new_node] = parent
         self.add(INFO, node, ("Renamed %r to %r %s" % (dotted(node), new_name, why)).strip())
 
-    def note_slim(self, node):
-        """Logs, once per file, that tf-slim names were routed (the report lists such files)."""
-        if not self._slim_noted:
-            self._slim_noted = True
-            self.add(
-                INFO,
-                node,
-                "tf.contrib names that tf-slim provides were routed to tf1clip.contrib, "
-                "which takes them from the tf-slim package: pip install '%s'." % T.SLIM_EXTRA,
-            )
+    def note_extra(self, node, extra):
+        """Logs, once per file and extra, that names of tf-slim or TF-GAN were routed (the report lists such files)."""
+        if extra in self._noted:
+            return
+        self._noted.add(extra)
+        package = "TF-GAN (tensorflow-gan)" if extra == T.GAN_EXTRA else "tf-slim"
+        self.add(
+            INFO,
+            node,
+            "tf.contrib names that %s provides were routed to tf1clip.contrib, "
+            "which takes them from the %s package: pip install '%s'." % (package.split(" ")[0], package, extra),
+        )
 
     def count_unconverted(self, root):
         """Records a use of the alias ``root`` that stays as it is."""

@@ -40,6 +40,9 @@ _TF1CLIP_GRAPH = (
     "get_variables_to_restore",
     "assign_from_checkpoint_fn",
     "get_model_variables",
+    "gan.gan_model",
+    "gan.gan_train_ops",
+    "gan.gan_train",
 )
 _MODE_CALLS = ("disable_eager_execution", "disable_v2_behavior", "enable_eager_execution")
 _LEGACY_KERAS_VAR = "TF_USE_LEGACY_KERAS"
@@ -191,7 +194,7 @@ def _legacy_keras_lines(scan, first, text, log):
 
 
 # tf1clip.contrib modules that ``import tf1clip.contrib`` does not import itself.
-_SEPARATE_MODULES = ("mixed_precision",)
+_SEPARATE_MODULES = ("mixed_precision", "tfprof")
 
 
 def _tf1clip_import_line(tree, scan, anchor, log):

@@ -3,7 +3,7 @@
 import dataclasses
 from typing import Dict, List, NamedTuple, Optional, Sequence
 
-from tf1clip.upgrade._tables import ERROR, INFO, SLIM_EXTRA, WARNING
+from tf1clip.upgrade._tables import ERROR, GAN_EXTRA, INFO, SLIM_EXTRA, WARNING
 
 
 class TensorFlowMissing(ImportError):
@@ -96,10 +96,11 @@ def summary(results: Sequence[FileResult]) -> str:
             ),
         ]
         lines += ["  %s: %s\n" % (name, "; ".join(added[name])) for name in sorted(added)]
-    slim = sorted(r.input for r in files if any(SLIM_EXTRA in e.message for e in r.log if e.severity == INFO))
-    if slim:
-        lines += [RULE, "Routed to tf-slim, which these files now need (pip install '%s'):\n" % SLIM_EXTRA]
-        lines += ["  %s\n" % name for name in slim]
+    for package, extra in (("tf-slim", SLIM_EXTRA), ("TF-GAN", GAN_EXTRA)):
+        routed = sorted(r.input for r in files if any(extra in e.message for e in r.log if e.severity == INFO))
+        if routed:
+            lines += [RULE, "Routed to %s, which these files now need (pip install '%s'):\n" % (package, extra)]
+            lines += ["  %s\n" % name for name in routed]
     for result in sorted(files, key=lambda r: r.input):
         if result.issues:
             lines += [RULE, "File: %s\n" % result.input, RULE]

@@ -7,18 +7,23 @@ from tf1clip.upgrade._astutil import module_path
 
 
 def lookup(path):
-    """``(tf1clip path, needs tf-slim)`` for a contrib module or member tf1clip provides, or None."""
+    """``(tf1clip path, extra)`` for a contrib module or member tf1clip provides, or None.
+
+    ``extra``: ``"tf1clip[slim]"`` or ``"tf1clip[gan]"`` when the name comes from tf-slim or TF-GAN, else None.
+    """
     table = T.provided()
     if path in table:
-        return table[path][0], path not in T.OWN  # a module only tf-slim provides
+        target = table[path][0]
+        return target, (T.extra_for(target) if path not in T.OWN else None)  # a module only a successor provides
     module, _, name = path.rpartition(".")
     if module in table and name in table[module][1]:
-        return table[module][0] + "." + name, name in table[module][2]
+        target = table[module][0] + "." + name
+        return target, (T.extra_for(target) if name in table[module][2] else None)
     return None
 
 
 def supported(path):
-    """``(prefix_length, target, needs tf-slim)`` if tf1clip provides the contrib ``path``, else None.
+    """``(prefix_length, target, extra)`` if tf1clip provides the contrib ``path``, else None.
 
     The whole dotted path must be a provided module or member, or start with a
     provided member (``OPTIMIZER_CLS_NAMES.keys``); ``prefix_length`` counts the

@@ -10,6 +10,7 @@ from tf1clip.upgrade._routes import is_contrib
 from tf1clip.upgrade._routes import is_module
 from tf1clip.upgrade._routes import supported
 from tf1clip.upgrade._rules_estimator import rewrite_estimator
+from tf1clip.upgrade._rules_estimator import rewrite_learn_run_config
 from tf1clip.upgrade._rules_estimator import rewrite_mode_key
 from tf1clip.upgrade._rules_imports import defer_binding
 from tf1clip.upgrade._rules_mixed_precision import rewrite_mixed_precision
@@ -99,6 +100,7 @@ def rewrite_chain(edits, node, parent):
         or _prefix_rename(edits, node, parent, name, path)
         or rewrite_mode_key(edits, node, parent, path)
         or rewrite_estimator(edits, node, parent, name, path)
+        or rewrite_learn_run_config(edits, node, parent, path)
     ):
         return
     if not is_contrib(path):
@@ -130,10 +132,10 @@ def _alias_gives(edits, root, name, path, length, target):
 
 def _provided(edits, node, parent, name, path):
     """Rewrites a chain to the tf1clip module or member replacing the contrib ``path``."""
-    length, target, needs_slim = supported(path)
+    length, target, extra = supported(path)
     root = name.split(".")[0]
-    if needs_slim:
-        edits.note_slim(node)
+    if extra:
+        edits.note_extra(node, extra)
     if _binding_supported(edits, root) and _alias_gives(edits, root, name, path, length, target):
         return  # the alias itself now names a tf1clip module or member
     if length == len(path.split(".")) and is_module(path) and not _module_use_ok(edits, node, path):

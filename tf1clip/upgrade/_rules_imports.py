@@ -27,6 +27,8 @@ def rewrite_import(edits, node, parent):
             continue
         found = supported(path)
         if found is not None and found[0] == len(path.split(".")):
+            if found[2]:
+                edits.note_extra(node, found[2])
             _rename_import(edits, node, parent, alias, found[1])
         elif alias.asname:
             edits.pending_imports.append((node, parent, alias, path))
@@ -98,7 +100,7 @@ def _new_home(edits, node, path, alias):
     if found is None or found[0] != len(path.split(".")):
         return None
     if found[2]:
-        edits.note_slim(node)
+        edits.note_extra(node, found[2])
     module, _, name = found[1].rpartition(".")
     return module, ast.alias(name=name, asname=alias.asname or (alias.name if name != alias.name else None))
 

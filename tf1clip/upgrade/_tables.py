@@ -2,6 +2,7 @@
 
 import functools
 
+from tf1clip.upgrade import _gan_names
 from tf1clip.upgrade import _slim_names
 
 # contrib path (under tf.contrib) -> the tf-slim public names it has
@@ -13,6 +14,7 @@ SLIM_NAMES = {
 INFO, WARNING, ERROR = "INFO", "WARNING", "ERROR"  # the strings ast_edits uses
 
 SLIM_EXTRA = "tf1clip[slim]"
+GAN_EXTRA = "tf1clip[gan]"
 
 # tf1clip's own contrib drop-ins: contrib module (as tf_upgrade_v2 spells it) -> (tf1clip
 # module, the members tf1clip itself implements). tests/test_upgrade_rules.py checks each exists.
@@ -37,12 +39,31 @@ OWN = {
     "tf.contrib.training": (
         "tf1clip.contrib.training",
         (
+            "HParams",
             "add_gradients_summaries",
             "clip_gradient_norms",
             "clip_gradient_norms_fn",
             "create_train_op",
             "multiply_gradients",
         ),
+    ),
+    "tf.contrib.training.python.training.hparam": ("tf1clip.contrib.training", ("HParams",)),
+    "tf.contrib.tfprof": ("tf1clip.contrib.tfprof", ("model_analyzer", "tfprof_logger")),
+    "tf.contrib.tfprof.model_analyzer": (
+        "tf1clip.contrib.tfprof.model_analyzer",
+        (
+            "ALL_ADVICE",
+            "FLOAT_OPS_OPTIONS",
+            "PRINT_ALL_TIMING_MEMORY",
+            "Profiler",
+            "TRAINABLE_VARS_PARAMS_STAT_OPTIONS",
+            "advise",
+            "print_model_analysis",
+        ),
+    ),
+    "tf.contrib.tfprof.tfprof_logger": (
+        "tf1clip.contrib.tfprof.tfprof_logger",
+        ("TRAINABLE_VARIABLES", "write_op_log"),
     ),
     "tf.contrib.training.python.training.training": (
         "tf1clip.contrib.training",
@@ -55,6 +76,38 @@ OWN = {
         ),
     ),
 }
+
+# tf.contrib.gan modules (TF 1.13's, and their implementation modules) -> the tf1clip.contrib.gan
+# namespace that routes their names to TF-GAN (``_gan_names``: TF-GAN 2.1.0's public names).
+GAN_MODULES = {
+    "tf.contrib.gan": "gan",
+    "tf.contrib.gan.losses": "gan.losses",
+    "tf.contrib.gan.losses.wargs": "gan.losses.wargs",
+    "tf.contrib.gan.eval": "gan.eval",
+    "tf.contrib.gan.features": "gan.features",
+    "tf.contrib.gan.estimator": "gan.estimator",
+    "tf.contrib.gan.python.train": "gan",
+    "tf.contrib.gan.python.namedtuples": "gan",
+    "tf.contrib.gan.python.losses.python.tuple_losses": "gan.losses",
+    "tf.contrib.gan.python.losses.python.losses_wargs": "gan.losses.wargs",
+    "tf.contrib.gan.python.losses.python.losses_impl": "gan.losses.wargs",
+    "tf.contrib.gan.python.eval.python.summaries": "gan.eval",
+    "tf.contrib.gan.python.eval.python.classifier_metrics": "gan.eval",
+    "tf.contrib.gan.python.eval.python.eval_utils": "gan.eval",
+    "tf.contrib.gan.python.eval.python.sliced_wasserstein": "gan.eval",
+    "tf.contrib.gan.python.features.python.clip_weights": "gan.features",
+    "tf.contrib.gan.python.features.python.conditioning_utils": "gan.features",
+    "tf.contrib.gan.python.features.python.random_tensor_pool": "gan.features",
+    "tf.contrib.gan.python.features.python.virtual_batchnorm": "gan.features",
+    "tf.contrib.gan.python.features.python.spectral_normalization": "gan.features",
+    "tf.contrib.gan.python.estimator.python.gan_estimator": "gan.estimator",
+}
+
+
+def extra_for(target):
+    """The extra a tf1clip path routed to a successor package needs (``tf1clip[gan]`` or ``tf1clip[slim]``)."""
+    return GAN_EXTRA if target == "tf1clip.contrib.gan" or target.startswith("tf1clip.contrib.gan.") else SLIM_EXTRA
+
 
 # ``tf.contrib.<key>`` modules whose tf-slim names go to ``tf1clip.contrib.<key>`` (tf-slim's port).
 SLIM_ROOTS = ("slim", "layers", "framework", "losses", "metrics", "training")
@@ -85,10 +138,13 @@ def provided():
     for short, long in LONG_PATHS.items():  # contrib's own module paths, as in "from ...python.layers import X"
         for contrib in [k for k in table if k == short or k.startswith(short + ".")]:
             table.setdefault(long + contrib[len(short) :], table[contrib])
+    for contrib, namespace in GAN_MODULES.items():
+        names = frozenset(_gan_names.NAMES[namespace])
+        table[contrib] = ("tf1clip.contrib." + namespace, names, names)
     table["tf.contrib"] = (
         table["tf.contrib"][0],
-        table["tf.contrib"][1] | frozenset(SLIM_ROOTS),
-        frozenset(("losses", "metrics")),
+        table["tf.contrib"][1] | frozenset(SLIM_ROOTS) | {"gan", "tfprof"},
+        frozenset(("losses", "metrics", "gan")),
     )
     return table
 
@@ -205,14 +261,24 @@ DYNAMIC_LOSS_SCALE = "tf1clip.contrib.mixed_precision.ExponentialUpdateLossScale
 
 # The successor of each contrib module nothing maintained replaces symbol for symbol.
 SUCCESSORS = {
-    "tf.contrib.gan": "use the tensorflow-gan package (pip install tensorflow-gan; import tensorflow_gan as tfgan)",
+    "tf.contrib.gan": "TF-GAN 2.1.0 (tensorflow_gan), which tf1clip.contrib.gan routes to, has no such name",
+    "tf.contrib.tfprof": "use tf.compat.v1.profiler (Profiler, profile, advise, ProfileOptionBuilder); "
+    "ProfileContext has no TF 2 counterpart",
     "tf.contrib.rnn": "use the cells in tf.compat.v1.nn.rnn_cell (or tf.keras.layers RNN layers); the "
     "other contrib cells have no maintained successor",
     "tf.contrib.cudnn_rnn": "use tf.keras.layers.LSTM or tf.keras.layers.GRU, which run cuDNN kernels on a GPU",
-    "tf.contrib.quantize": "use the tensorflow-model-optimization package (tfmot.quantization.keras)",
+    "tf.contrib.quantize": "no graph-rewrite successor exists for tf.compat.v1 graphs: quantization-aware "
+    "training moved to Keras models in the tensorflow-model-optimization package "
+    "(tfmot.quantization.keras.quantize_model)",
     "tf.contrib.tpu": "use tf.compat.v1.tpu and tf.distribute.TPUStrategy",
     "tf.contrib.learn": "nothing maintained replaces it: build the model in a tf.compat.v1 graph and train "
     "it with a Session loop (or port it to tf.keras)",
+    "tf.contrib.learn.Estimator": "use tf.estimator.Estimator (model_fn returning tf.estimator.EstimatorSpec; "
+    "TensorFlow 2.15 with tensorflow-estimator)",
+    "tf.contrib.learn.Experiment": "use tf.estimator.train_and_evaluate with tf.estimator.TrainSpec and EvalSpec",
+    "tf.contrib.learn.learn_runner": "use tf.estimator.train_and_evaluate with tf.estimator.TrainSpec and EvalSpec",
+    "tf.contrib.learn.models": "build the model with tf.compat.v1.layers or tf.keras; the canned estimators "
+    "are tf.estimator's (DNNClassifier, LinearRegressor ...)",
     "tf.contrib.estimator": "tf.estimator needs TensorFlow 2.15 with tensorflow-estimator "
     "(pip install 'tf1clip[estimator]', Python <= 3.11); convert with --target estimator",
     "tf.contrib.opt": "tf1clip.contrib.opt provides only clip_gradients_by_global_norm; use a "
@@ -237,7 +303,7 @@ SUCCESSORS = {
     "tf.contrib.learn.ModeKeys": "use the strings 'train', 'eval' and 'infer' (or tf.estimator.ModeKeys)",
     "tf.contrib.metrics": "tf-slim has no such name; use tf.compat.v1.metrics",
     "tf.contrib.training": "tf-slim has no such name; tf.data.experimental.bucket_by_sequence_length "
-    "replaces bucketing, a dict or tensorboard's hparams plugin replaces HParams",
+    "replaces bucketing",
     "tf.contrib.slim": "tf-slim has no such name",
     "tf.contrib.losses": "tf-slim has no such name; use tf.compat.v1.losses",
 }
@@ -254,6 +320,28 @@ def successor(path):
             return found
     return GENERIC_SUCCESSOR
 
+
+# tf.contrib.learn.RunConfig -> tf.estimator.RunConfig: the keyword arguments both take, with one meaning.
+LEARN_RUN_CONFIG = ("tf.contrib.learn.RunConfig", "tf.contrib.learn.python.learn.estimators.run_config.RunConfig")
+RUN_CONFIG_ARGS = (
+    "model_dir",
+    "tf_random_seed",
+    "save_summary_steps",
+    "save_checkpoints_secs",
+    "save_checkpoints_steps",
+    "session_config",
+    "keep_checkpoint_max",
+    "keep_checkpoint_every_n_hours",
+    "log_step_count_steps",
+    "protocol",
+    "session_creation_timeout_secs",
+)
+RUN_CONFIG_HELP = (
+    "use tf.estimator.RunConfig (TensorFlow 2.15 with tensorflow-estimator) with model_dir, tf_random_seed, "
+    "save_*, keep_checkpoint_*, log_step_count_steps, protocol, session_config; master, num_cores, "
+    "log_device_placement, gpu_memory_fraction and evaluation_master go into session_config "
+    "(tf.compat.v1.ConfigProto) or the TF_CONFIG environment variable"
+)
 
 # Mode keys are strings; their values (TF 1.15) replace them where tf.estimator is gone.
 MODE_KEYS = {

@@ -94,7 +94,7 @@ def main(_):
         name='status_message')
     if FLAGS.max_number_of_steps == 0:
       return
-    tfgan.gan_train(
+    final = tfgan.gan_train(
         train_ops,
         FLAGS.train_log_dir,
         get_hooks_fn=tfgan.get_sequential_train_hooks(train_steps),
@@ -102,7 +102,8 @@ def main(_):
                tf.train.LoggingTensorHook([status_message], every_n_iter=1)],
         master=FLAGS.master,
         is_chief=FLAGS.task == 0)
-  print('RESULT trained')
+  step = tf.train.load_variable(FLAGS.train_log_dir, 'global_step')
+  print('RESULT global_step=%d loss=%f' % (step, final))
 
 
 def _optimizer(gen_lr, dis_lr):

@@ -1,0 +1,41 @@
+"""tf1clip.contrib.training.HParams against TF 1.15's own results and errors (tests/oracle/hparams_cases.py)."""
+
+import json
+import os
+import sys
+
+import pytest
+
+import tf1clip.contrib.training
+from tf1clip.contrib import _hparams
+
+ORACLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "oracle")
+sys.path.insert(0, ORACLE)
+import hparams_cases  # noqa: E402
+
+with open(os.path.join(ORACLE, "hparams_tf115.json")) as f:
+    REFERENCE = json.load(f)["cases"]
+
+NAMESPACE = {"HParams": tf1clip.contrib.training.HParams, "parse_values": _hparams.parse_values}
+
+
+def test_reference_covers_every_case_and_has_both_outcomes():
+    assert sorted(REFERENCE) == sorted(hparams_cases.CASES)
+    errors = [r["error"] for r in REFERENCE.values() if "error" in r]
+    assert 30 < len(errors) < len(REFERENCE) - 30
+    assert set(errors) == {"ValueError", "KeyError", "TypeError"}
+
+
+@pytest.mark.parametrize("case", sorted(hparams_cases.CASES))
+def test_same_result_or_error_as_tf115(case):
+    assert hparams_cases.run_case(NAMESPACE, hparams_cases.CASES[case]) == REFERENCE[case]
+
+
+def test_exported_from_contrib_training():
+    assert "HParams" in tf1clip.contrib.training.__all__
+    assert tf1clip.contrib.training.HParams is _hparams.HParams
+
+
+def test_hparam_def_proto_is_not_supported_and_says_what_to_use():
+    with pytest.raises(NotImplementedError, match=r"HParamDef.*keyword arguments or from JSON"):
+        _hparams.HParams(hparam_def=b"\n\x00")

@@ -1,0 +1,14 @@
+"""``tf.contrib.tfprof``: TF 1.15's names over ``tf.compat.v1.profiler`` (docs/tfprof.rst).
+
+``model_analyzer.print_model_analysis`` and its option dicts
+(``TRAINABLE_VARS_PARAMS_STAT_OPTIONS``, ``FLOAT_OPS_OPTIONS``,
+``PRINT_ALL_TIMING_MEMORY``), ``model_analyzer.advise`` and
+``tfprof_logger.write_op_log`` call ``tf.compat.v1.profiler``, which is
+contrib.tfprof's own successor (the same C++ profiler). ``ProfileContext``
+has no TF 2 counterpart: use ``tf.compat.v1.profiler.Profiler``.
+"""
+
+from tf1clip.contrib.tfprof import model_analyzer
+from tf1clip.contrib.tfprof import tfprof_logger
+
+__all__ = ["model_analyzer", "tfprof_logger"]
