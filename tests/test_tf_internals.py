@@ -37,3 +37,14 @@ def test_accessors_work_on_real_objects():
         assert isinstance(dict(_tf.trackable_children(adam)), dict)
         assert _tf.lookup_dependency(adam, "missing") is None
         assert isinstance(_tf.deferred_dependencies(adam), dict)
+
+
+def test_optimizer_learning_rate_is_the_constructor_argument():
+    for opt in (
+        tf.compat.v1.train.GradientDescentOptimizer(0.25),
+        tf.compat.v1.train.MomentumOptimizer(0.25, 0.9),
+        tf.compat.v1.train.AdamOptimizer(0.25),
+    ):
+        assert _tf.optimizer_learning_rate(opt) == 0.25
+    assert _tf.optimizer_learning_rate(tf.compat.v1.train.RMSPropOptimizer(0.5)) == 0.5
+    assert _tf.optimizer_learning_rate(object()) is None

@@ -5,7 +5,21 @@ from typing import Any, Iterable, List, Tuple
 from tf1clip import _validate
 from tf1clip import clipping
 
-__all__ = ["clip_gradients_by_global_norm"]
+# opt2 names
+from tf1clip.contrib.opt._moving_average import MovingAverageOptimizer as MovingAverageOptimizer
+from tf1clip.contrib.opt._wrappers import DropStaleGradientOptimizer as DropStaleGradientOptimizer
+from tf1clip.contrib.opt._wrappers import MultitaskOptimizerWrapper as MultitaskOptimizerWrapper
+from tf1clip.contrib.opt._wrappers import VariableClippingOptimizer as VariableClippingOptimizer
+
+_OPT2_NAMES = [
+    "DropStaleGradientOptimizer",
+    "MovingAverageOptimizer",
+    "MultitaskOptimizerWrapper",
+    "VariableClippingOptimizer",
+]
+# end opt2 names
+
+__all__ = ["clip_gradients_by_global_norm"] + _OPT2_NAMES
 
 
 def clip_gradients_by_global_norm(
