@@ -6,6 +6,10 @@ from tf1clip import _validate
 from tf1clip import clipping
 
 # opt2 names
+from tf1clip.contrib.opt._distributed import ElasticAverageCustomGetter as ElasticAverageCustomGetter
+from tf1clip.contrib.opt._distributed import ElasticAverageOptimizer as ElasticAverageOptimizer
+from tf1clip.contrib.opt._distributed import ModelAverageCustomGetter as ModelAverageCustomGetter
+from tf1clip.contrib.opt._distributed import ModelAverageOptimizer as ModelAverageOptimizer
 from tf1clip.contrib.opt._moving_average import MovingAverageOptimizer as MovingAverageOptimizer
 from tf1clip.contrib.opt._wrappers import DropStaleGradientOptimizer as DropStaleGradientOptimizer
 from tf1clip.contrib.opt._wrappers import MultitaskOptimizerWrapper as MultitaskOptimizerWrapper
@@ -13,6 +17,10 @@ from tf1clip.contrib.opt._wrappers import VariableClippingOptimizer as VariableC
 
 _OPT2_NAMES = [
     "DropStaleGradientOptimizer",
+    "ElasticAverageCustomGetter",
+    "ElasticAverageOptimizer",
+    "ModelAverageCustomGetter",
+    "ModelAverageOptimizer",
     "MovingAverageOptimizer",
     "MultitaskOptimizerWrapper",
     "VariableClippingOptimizer",
