@@ -1,8 +1,14 @@
 """TF 1.15 reference values for tf1clip.contrib.opt's wrappers (tests/test_contrib_opt_wrappers.py).
 
-Run once, in the TF 1.15 oracle environment, from the repository root:
+Run once, in the TF 1.15 oracle environment plus SciPy 1.7.3, from the repository root:
 
-    env -u TF2_BEHAVIOR /work/venvs/tf115/bin/python tests/data/tf115_opt2/make_refs.py
+    /root/.pyenv/versions/3.7.16/bin/python -m venv /work/venvs/opt2-scipy115
+    /work/venvs/tf115/bin/python -c "import site; print(site.getsitepackages()[0])" \
+        > /work/venvs/opt2-scipy115/lib/python3.7/site-packages/tf115.pth
+    /work/venvs/opt2-scipy115/bin/pip install scipy==1.7.3
+    env -u TF2_BEHAVIOR /work/venvs/opt2-scipy115/bin/python tests/data/tf115_opt2/make_refs.py
+
+(without SciPy the ``scipy_*`` entries are left out).
 
 It writes refs.json and chain.ckpt.{index,data-00000-of-00001} next to itself.
 The graph builders are shared with the tests (``build_*(tf, opt_module)``), so
@@ -117,6 +123,31 @@ def build_multitask_momentum(tf, copt):
 
 MULTITASK_SCALES = [[1.0, 1.0], [0.0, 1.0], [1.0, 0.0], [0.0, 0.0]]
 
+SCIPY_CASES = ["rosenbrock", "bounds", "slsqp", "matrix_bounds"]
+
+
+def build_scipy(tf, copt, case, use_resource):
+    """A ScipyOptimizerInterface problem; returns ``(interface, variables)``."""
+    v1 = tf.compat.v1
+    if case == "rosenbrock":
+        x = v1.get_variable("x", initializer=tf.zeros([4]), use_resource=use_resource)
+        loss = tf.reduce_sum(100.0 * tf.square(x[1:] - tf.square(x[:-1])) + tf.square(1.0 - x[:-1]))
+        return copt.ScipyOptimizerInterface(loss), [x]
+    if case == "bounds":
+        v = v1.get_variable("v", initializer=tf.constant([7.0, 7.0]), use_resource=use_resource)
+        return copt.ScipyOptimizerInterface(tf.reduce_sum(tf.square(v)), var_to_bounds={v: ([None, 2.0], None)}), [v]
+    if case == "slsqp":
+        v = v1.get_variable("v", initializer=tf.constant([7.0, 7.0]), use_resource=use_resource)
+        opt = copt.ScipyOptimizerInterface(
+            tf.reduce_sum(tf.square(v)), equalities=[v[1] - 1.0], inequalities=[v[0] - 1.0], method="SLSQP"
+        )
+        return opt, [v]
+    m = v1.get_variable("m", initializer=tf.constant([[3.0, -2.0], [0.5, 4.0]]), use_resource=use_resource)
+    s = v1.get_variable("s", initializer=tf.constant(2.0), use_resource=use_resource)
+    loss = tf.reduce_sum(tf.square(m - [[1.0, 1.0], [-1.0, 2.0]])) + tf.square(s + 3.0)
+    opt = copt.ScipyOptimizerInterface(loss, var_to_bounds={m: (0.0, [[5.0], [1.5]]), s: (-1.0, None)})
+    return opt, [m, s]
+
 
 def main():
     import tensorflow as tf
@@ -181,6 +212,22 @@ def main():
                     "slots": {n: sess.run(v).tolist() for n, v in model["slots"].items()},
                 })
             refs["multitask_momentum"] = out
+
+    try:
+        import scipy
+    except ImportError:
+        scipy = None
+    if scipy is not None:
+        refs["scipy_version"] = scipy.__version__
+        for use_resource in (False, True):
+            for case in SCIPY_CASES:
+                with tf.Graph().as_default():
+                    opt, variables = build_scipy(tf, copt, case, use_resource)
+                    with v1.Session() as sess:
+                        sess.run(v1.global_variables_initializer())
+                        opt.minimize(sess)
+                        key = "scipy_%s%s" % (case, "_resource" if use_resource else "")
+                        refs[key] = [np.asarray(sess.run(v)).tolist() for v in variables]
 
     with open(os.path.join(HERE, "refs.json"), "w") as f:
         json.dump(refs, f, indent=1, sort_keys=True)

@@ -10,6 +10,8 @@ from tf1clip.contrib.opt._distributed import ElasticAverageCustomGetter as Elast
 from tf1clip.contrib.opt._distributed import ElasticAverageOptimizer as ElasticAverageOptimizer
 from tf1clip.contrib.opt._distributed import ModelAverageCustomGetter as ModelAverageCustomGetter
 from tf1clip.contrib.opt._distributed import ModelAverageOptimizer as ModelAverageOptimizer
+from tf1clip.contrib.opt._external_optimizer import ExternalOptimizerInterface as ExternalOptimizerInterface
+from tf1clip.contrib.opt._external_optimizer import ScipyOptimizerInterface as ScipyOptimizerInterface
 from tf1clip.contrib.opt._moving_average import MovingAverageOptimizer as MovingAverageOptimizer
 from tf1clip.contrib.opt._wrappers import DropStaleGradientOptimizer as DropStaleGradientOptimizer
 from tf1clip.contrib.opt._wrappers import MultitaskOptimizerWrapper as MultitaskOptimizerWrapper
@@ -19,10 +21,12 @@ _OPT2_NAMES = [
     "DropStaleGradientOptimizer",
     "ElasticAverageCustomGetter",
     "ElasticAverageOptimizer",
+    "ExternalOptimizerInterface",
     "ModelAverageCustomGetter",
     "ModelAverageOptimizer",
     "MovingAverageOptimizer",
     "MultitaskOptimizerWrapper",
+    "ScipyOptimizerInterface",
     "VariableClippingOptimizer",
 ]
 # end opt2 names
