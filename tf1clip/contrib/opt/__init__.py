@@ -6,6 +6,8 @@ from tf1clip import _validate
 from tf1clip import clipping
 
 # opt2 names
+from tf1clip.contrib.opt._distributed import GLOBAL_VARIABLE_NAME as GLOBAL_VARIABLE_NAME
+from tf1clip.contrib.opt._distributed import LOCAL_VARIABLE_NAME as LOCAL_VARIABLE_NAME
 from tf1clip.contrib.opt._distributed import ElasticAverageCustomGetter as ElasticAverageCustomGetter
 from tf1clip.contrib.opt._distributed import ElasticAverageOptimizer as ElasticAverageOptimizer
 from tf1clip.contrib.opt._distributed import ModelAverageCustomGetter as ModelAverageCustomGetter
@@ -22,6 +24,8 @@ _OPT2_NAMES = [
     "ElasticAverageCustomGetter",
     "ElasticAverageOptimizer",
     "ExternalOptimizerInterface",
+    "GLOBAL_VARIABLE_NAME",
+    "LOCAL_VARIABLE_NAME",
     "ModelAverageCustomGetter",
     "ModelAverageOptimizer",
     "MovingAverageOptimizer",

@@ -27,10 +27,6 @@ _LOCAL = tf.compat.v1.GraphKeys.LOCAL_VARIABLES
 _GLOBAL = tf.compat.v1.GraphKeys.GLOBAL_VARIABLES
 
 
-def _key(var):
-    return var.ref() if hasattr(var, "ref") else var
-
-
 def _parts(var):
     return list(var) if not isinstance(var, tf.Variable) and hasattr(var, "__iter__") else [var]
 
@@ -80,17 +76,17 @@ class ElasticAverageCustomGetter:
                 "%s/%s" % (LOCAL_VARIABLE_NAME, name), *args, trainable=False, collections=[_LOCAL], **kwargs
             )
         for var, lc, gc in zip(_parts(local_var), _parts(local_center), _parts(global_center)):
-            self._local_map[_key(var)] = lc
-            self._global_map[_key(var)] = gc
+            self._local_map[var] = lc
+            self._global_map[var] = gc
         return local_var
 
     def local_center(self, var):
         """The ``local_center_variable`` of local variable ``var``."""
-        return self._local_map[_key(var)]
+        return self._local_map[var]
 
     def global_center(self, var):
         """The ``global_center_variable`` of local variable ``var``."""
-        return self._global_map[_key(var)]
+        return self._global_map[var]
 
 
 def _move_to_local_collection(names):
@@ -312,9 +308,9 @@ class ElasticAverageOptimizer(tf.compat.v1.train.Optimizer):
         swapped = {}
         for key, entry in var_list.items():
             if isinstance(entry, list):
-                swapped[key] = [self._getter._global_map.get(_key(v), v) for v in entry]
+                swapped[key] = [self._getter._global_map.get(v, v) for v in entry]
             else:
-                swapped[key] = self._getter._global_map.get(_key(entry), entry)
+                swapped[key] = self._getter._global_map.get(entry, entry)
         return tf.compat.v1.train.Saver(swapped, name=name, **kwargs)
 
 
@@ -378,12 +374,12 @@ class ModelAverageCustomGetter:
             trainable=False,
             collections=[_GLOBAL],
         )
-        self._local_2_global[_key(local_var)] = global_var
+        self._local_2_global[local_var] = global_var
         return local_var
 
     def global_variable(self, var):
         """The ``global_center_variable`` of local variable ``var``."""
-        return self._local_2_global[_key(var)]
+        return self._local_2_global[var]
 
 
 class ModelAverageOptimizer(tf.compat.v1.train.Optimizer):

@@ -324,6 +324,8 @@ class DropStaleGradientOptimizer(_delegate.DelegatingOptimizer):
         with tf.control_dependencies(gradients), tf.compat.v1.colocate_with(global_step):
             staleness = tf.reshape(global_step - self._local_step, shape=())
         update = stale_counter.assign_add(tf.compat.v1.cond(tf.less_equal(staleness, self._staleness), accept, drop))
+        if not isinstance(update, (tf.Tensor, tf.Operation)):
+            update = tf.convert_to_tensor(update)  # a resource variable's assign_add: read the new value
         tf.compat.v1.summary.scalar(
             "Gradient_staleness_percentage", stale_counter / tf.cast(global_step + 1, tf.float32)
         )
