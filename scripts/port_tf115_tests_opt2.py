@@ -10,7 +10,8 @@ see its docstring), then the mechanical edits in ``EXTRA_EDITS``:
 * ``tf.contrib.opt.`` -> ``_tf1clip_contrib_opt.``, with the header line
   ``from tf1clip.contrib import opt as _tf1clip_contrib_opt`` (TF 1.15's
   variable_clipping_optimizer_test.py reaches the optimizer as
-  ``tf.contrib.opt.VariableClippingOptimizer``).
+  ``tf.contrib.opt.VariableClippingOptimizer``);
+* ``np.infty`` -> ``np.inf`` (NumPy 2 removed the alias; external_optimizer_test.py uses it).
 
 Prints the edits made to each file. The sources are public TensorFlow code:
 keep them and their ported copies outside the repository.
@@ -29,6 +30,7 @@ EXTRA_HEADER = "from tf1clip.contrib import opt as _tf1clip_contrib_opt\n"
 
 EXTRA_EDITS = [
     ("tf.contrib.opt. -> tf1clip.contrib.opt", r"\btf\.contrib\.opt\.", r"_tf1clip_contrib_opt."),
+    ("np.infty -> np.inf (removed in NumPy 2)", r"\bnp\.infty\b", r"np.inf"),
 ]
 
 
@@ -39,8 +41,9 @@ def port(text):
         text, count = re.subn(pattern, replacement, text, flags=re.MULTILINE)
         if count:
             report.append((description, count))
-            text = text.replace(port_tf115_tests.HEADER, port_tf115_tests.HEADER + EXTRA_HEADER, 1)
-            report.append(("header: import tf1clip.contrib.opt as _tf1clip_contrib_opt", 1))
+    if "_tf1clip_contrib_opt." in text:
+        text = text.replace(port_tf115_tests.HEADER, port_tf115_tests.HEADER + EXTRA_HEADER, 1)
+        report.append(("header: import tf1clip.contrib.opt as _tf1clip_contrib_opt", 1))
     return text, report
 
 

@@ -36,8 +36,11 @@ def _pack(tensors):
     return tf.concat([tf.reshape(t, [-1]) for t in tensors], 0)
 
 
+_FLOAT64_METHODS = ("slsqp", "tnc")
+
+
 def _float64(func):
-    """``func`` returning float64 (current SciPy's SLSQP refuses float32 constraint values)."""
+    """``func`` returning float64."""
     return lambda x: np.asarray(func(x), np.float64)
 
 
@@ -206,9 +209,9 @@ class ScipyOptimizerInterface(ExternalOptimizerInterface):
     set from the constructor's arguments and cannot be passed as
     ``optimizer_kwargs``; every other keyword (``method``, ``options``, ``tol``)
     goes to ``scipy.optimize.minimize``. Needs SciPy (``tf1clip[scipy]``),
-    imported by ``minimize``. The starting point and constraint values are
-    given to SciPy as float64 (current SciPy's SLSQP refuses float32; TF 1.15
-    passed the variables' dtype).
+    imported by ``minimize``. For ``SLSQP`` and ``TNC`` the starting point and
+    constraint values are given to SciPy as float64 (SciPy >= 1.15 refuses
+    float32 there); otherwise in the variables' dtype, as TF 1.15 did.
 
     Example::
 
@@ -245,12 +248,15 @@ class ScipyOptimizerInterface(ExternalOptimizerInterface):
 
         optimizer_kwargs = dict(optimizer_kwargs)
         method = optimizer_kwargs.pop("method", self._DEFAULT_METHOD)
+        # SciPy >= 1.15's SLSQP and TNC refuse float32; elsewhere SciPy gets what TF 1.15 gave it.
+        as_float64 = str(method).lower() in _FLOAT64_METHODS
+        cast = _float64 if as_float64 else (lambda func: func)
         constraints = []
         for kind, funcs, grads in (
             ("eq", equality_funcs, equality_grad_funcs),
             ("ineq", inequality_funcs, inequality_grad_funcs),
         ):
-            constraints += [{"type": kind, "fun": _float64(f), "jac": _float64(g)} for f, g in zip(funcs, grads)]
+            constraints += [{"type": kind, "fun": cast(f), "jac": cast(g)} for f, g in zip(funcs, grads)]
         minimize_kwargs = {
             "jac": True,
             "callback": step_callback,
@@ -266,7 +272,8 @@ class ScipyOptimizerInterface(ExternalOptimizerInterface):
                     "Optimizer keyword arg '%s' is set automatically and cannot be injected manually" % kwarg
                 )
         minimize_kwargs.update(optimizer_kwargs)
-        initial_val = np.asarray(initial_val, np.float64)
+        if as_float64:
+            initial_val = np.asarray(initial_val, np.float64)
         result = scipy.optimize.minimize(loss_grad_func_wrapper, initial_val, **minimize_kwargs)
 
         lines = ["Optimization terminated with:", "  Message: %s", "  Objective function value: %f"]
