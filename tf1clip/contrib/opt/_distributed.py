@@ -444,6 +444,7 @@ class ModelAverageOptimizer(tf.compat.v1.train.Optimizer):
         )
 
     def compute_gradients(self, *args, **kwargs):
+        """``opt.compute_gradients`` (the wrapped optimizer's)."""
         return self._opt.compute_gradients(*args, **kwargs)
 
     def _local_vars_update(self, var_list):

@@ -91,9 +91,11 @@ class MultitaskOptimizerWrapper(_delegate.DelegatingOptimizer):
         return getattr(self._optimizer, name)
 
     def compute_gradients(self, *args, **kwargs):
+        """``opt.compute_gradients`` (the wrapped optimizer's)."""
         return self._optimizer.compute_gradients(*args, **kwargs)
 
     def variables(self):
+        """The wrapped optimizer's variables."""
         return self._optimizer.variables()
 
     def apply_gradients(self, grads_and_vars, global_step=None, name=None, **kwargs):
@@ -190,12 +192,15 @@ class VariableClippingOptimizer(_delegate.DelegatingOptimizer):
         self._colocate_clip_ops_with_vars = colocate_clip_ops_with_vars
 
     def compute_gradients(self, *args, **kwargs):
+        """``opt.compute_gradients`` (the wrapped optimizer's)."""
         return self._optimizer.compute_gradients(*args, **kwargs)
 
     def variables(self):
+        """The wrapped optimizer's variables."""
         return self._optimizer.variables()
 
     def apply_gradients(self, grads_and_vars, global_step=None, name=None):
+        """``opt.apply_gradients``, then each listed variable with a gradient clipped to ``max_norm``."""
         grads_and_vars = list(grads_and_vars)
         with tf.compat.v1.name_scope(name, self._name) as name:
             update_op = self._optimizer.apply_gradients(grads_and_vars, global_step=global_step)
@@ -277,9 +282,11 @@ class DropStaleGradientOptimizer(_delegate.DelegatingOptimizer):
         self._local_step = None
 
     def variables(self):
+        """The wrapped optimizer's variables."""
         return self._optimizer.variables()
 
     def compute_gradients(self, loss, *args, **kwargs):
+        """Records the global step (the staleness reference), then ``opt.compute_gradients(loss, ...)``."""
         global_step = tf.compat.v1.train.get_global_step()
         if global_step is None:
             raise ValueError(
@@ -293,6 +300,7 @@ class DropStaleGradientOptimizer(_delegate.DelegatingOptimizer):
             return self._optimizer.compute_gradients(loss, *args, **kwargs)
 
     def apply_gradients(self, grads_and_vars, global_step=None, name=None):
+        """``opt.apply_gradients`` if the step is at most ``staleness`` old, else nothing; returns the counter."""
         if global_step is None:
             raise ValueError(
                 "DropStaleGradientOptimizer.apply_gradients needs `global_step` (the step the staleness is "
