@@ -43,10 +43,12 @@ setup(
         # tensorflow-hub 0.16 requires tf-keras, which requires the `tensorflow` build: a second TensorFlow.
         "gan": ["tensorflow-gan==2.1.0", "tensorflow-hub>=0.12,<0.16"],
         "plot": ["matplotlib>=3.5"],
+        "scipy": ["scipy>=1.7"],
         "test": [
             "pytest>=7",
             "hypothesis>=6",
             "matplotlib>=3.5",
+            "scipy>=1.7",
             "tensorflow-gan==2.1.0",
             "tensorflow-hub>=0.12,<0.16",
         ],

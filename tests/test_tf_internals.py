@@ -100,3 +100,14 @@ def test_upgrade_engine_accessors(tmp_path):
     assert [line.code for line in raw_code] == ["y = 1###==="]  # the converter's newline marker
     notebook = _tf.update_notebook(notebook, raw_code, ["y = 2###==="])
     assert notebook["cells"][0]["source"] == "y = 2\n"
+
+
+def test_optimizer_learning_rate_is_the_constructor_argument():
+    for opt in (
+        tf.compat.v1.train.GradientDescentOptimizer(0.25),
+        tf.compat.v1.train.MomentumOptimizer(0.25, 0.9),
+        tf.compat.v1.train.AdamOptimizer(0.25),
+    ):
+        assert _tf.optimizer_learning_rate(opt) == 0.25
+    assert _tf.optimizer_learning_rate(tf.compat.v1.train.RMSPropOptimizer(0.5)) == 0.5
+    assert _tf.optimizer_learning_rate(object()) is None

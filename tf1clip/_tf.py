@@ -173,6 +173,32 @@ def update_notebook(notebook, raw_code, new_lines):
 
 
 # (object or class path, attribute) for every private name above that an object or class has.
+def optimizer_update_method(optimizer, name):
+    """A v1 optimizer's per-variable update method ``name`` (``_apply_dense``, ``_resource_apply_sparse``, ...).
+
+    tf1clip.contrib.opt.MultitaskOptimizerWrapper wraps them during its
+    ``apply_gradients``, as contrib did. Checked on TF 2.15, 2.16, 2.21. Public
+    replacement: none (they are the v1 ``Optimizer`` subclass API).
+    """
+    return getattr(optimizer, name)
+
+
+def optimizer_learning_rate(optimizer):
+    """The learning rate a v1 optimizer was constructed with (``None`` if it has none).
+
+    ElasticAverageOptimizer's default ``rho`` (TF 1.15: ``moving_rate / opt._learning_rate``,
+    an ``AttributeError`` for Adam, whose attribute is ``_lr``). Instance attributes
+    ``_learning_rate`` (GradientDescent, Momentum, Adagrad, RMSProp, ...) or ``_lr``
+    (Adam): checked on TF 2.15, 2.16, 2.21 (tests/test_tf_internals.py). Public
+    replacement: none.
+    """
+    for name in ("_learning_rate", "_lr"):
+        if hasattr(optimizer, name):
+            return getattr(optimizer, name)
+    return None
+
+
+# (object or class path, attribute) for every private name above.
 PRIVATE_NAMES = [
     ("tensorflow.compat.v1.train.experimental.MixedPrecisionLossScaleOptimizer", "_doing_dynamic_loss_scaling"),
     ("tensorflow.dtypes.DType", "_is_ref_dtype"),
@@ -187,6 +213,10 @@ PRIVATE_NAMES = [
     ("tensorflow.tools.compatibility.ast_edits", "_PastaEditVisitor"),
     ("tensorflow.tools.compatibility.ipynb", "_get_code"),
     ("tensorflow.tools.compatibility.ipynb", "_update_notebook"),
+    ("tensorflow.compat.v1.train.Optimizer", "_apply_dense"),
+    ("tensorflow.compat.v1.train.Optimizer", "_resource_apply_dense"),
+    ("tensorflow.compat.v1.train.Optimizer", "_apply_sparse"),
+    ("tensorflow.compat.v1.train.Optimizer", "_resource_apply_sparse"),
 ]
 
 # (class path, attribute) for the private attributes that instances get in ``__init__``.

@@ -16,6 +16,22 @@ INFO, WARNING, ERROR = "INFO", "WARNING", "ERROR"  # the strings ast_edits uses
 SLIM_EXTRA = "tf1clip[slim]"
 GAN_EXTRA = "tf1clip[gan]"
 
+# tf.contrib.opt names from the wrappers / distributed / SciPy groups (opt2).
+OPT2_NAMES = (
+    "DropStaleGradientOptimizer",
+    "ElasticAverageCustomGetter",
+    "ElasticAverageOptimizer",
+    "ExternalOptimizerInterface",
+    "GLOBAL_VARIABLE_NAME",
+    "LOCAL_VARIABLE_NAME",
+    "ModelAverageCustomGetter",
+    "ModelAverageOptimizer",
+    "MovingAverageOptimizer",
+    "MultitaskOptimizerWrapper",
+    "ScipyOptimizerInterface",
+    "VariableClippingOptimizer",
+)
+
 # tf1clip's own contrib drop-ins: contrib module (as tf_upgrade_v2 spells it) -> (tf1clip
 # module, the members tf1clip itself implements). tests/test_upgrade_rules.py checks each exists.
 OWN = {
@@ -30,7 +46,34 @@ OWN = {
         "tf1clip.contrib.layers",
         ("OPTIMIZER_CLS_NAMES", "OPTIMIZER_SUMMARIES", "adaptive_clipping_fn", "optimize_loss"),
     ),
-    "tf.contrib.opt": ("tf1clip.contrib.opt", ("clip_gradients_by_global_norm",)),
+    "tf.contrib.opt": ("tf1clip.contrib.opt", ("clip_gradients_by_global_norm",) + OPT2_NAMES),
+    # opt2 rows: contrib.opt's implementation modules (TF 1 code imported them too)
+    "tf.contrib.opt.python.training.multitask_optimizer_wrapper": (
+        "tf1clip.contrib.opt",
+        ("MultitaskOptimizerWrapper", "clip_gradients_by_global_norm"),
+    ),
+    "tf.contrib.opt.python.training.moving_average_optimizer": ("tf1clip.contrib.opt", ("MovingAverageOptimizer",)),
+    "tf.contrib.opt.python.training.variable_clipping_optimizer": (
+        "tf1clip.contrib.opt",
+        ("VariableClippingOptimizer",),
+    ),
+    "tf.contrib.opt.python.training.drop_stale_gradient_optimizer": (
+        "tf1clip.contrib.opt",
+        ("DropStaleGradientOptimizer",),
+    ),
+    "tf.contrib.opt.python.training.elastic_average_optimizer": (
+        "tf1clip.contrib.opt",
+        ("ElasticAverageCustomGetter", "ElasticAverageOptimizer", "GLOBAL_VARIABLE_NAME", "LOCAL_VARIABLE_NAME"),
+    ),
+    "tf.contrib.opt.python.training.model_average_optimizer": (
+        "tf1clip.contrib.opt",
+        ("ModelAverageCustomGetter", "ModelAverageOptimizer", "GLOBAL_VARIABLE_NAME"),
+    ),
+    "tf.contrib.opt.python.training.external_optimizer": (
+        "tf1clip.contrib.opt",
+        ("ExternalOptimizerInterface", "ScipyOptimizerInterface"),
+    ),
+    # end opt2 rows
     "tf.contrib.slim": ("tf1clip.contrib.slim", ("learning", "get_global_step", "get_or_create_global_step")),
     "tf.contrib.slim.learning": (
         "tf1clip.contrib.slim.learning",
@@ -281,7 +324,7 @@ SUCCESSORS = {
     "are tf.estimator's (DNNClassifier, LinearRegressor ...)",
     "tf.contrib.estimator": "tf.estimator needs TensorFlow 2.15 with tensorflow-estimator "
     "(pip install 'tf1clip[estimator]', Python <= 3.11); convert with --target estimator",
-    "tf.contrib.opt": "tf1clip.contrib.opt provides only clip_gradients_by_global_norm; use a "
+    "tf.contrib.opt": "tf1clip.contrib.opt does not provide it (see its list in the tf1clip docs); use a "
     "tf.compat.v1.train optimizer (or tf.keras.optimizers, e.g. AdamW) instead",
     "tf.contrib.distributions": "use the tensorflow-probability package (tfp.distributions)",
     "tf.contrib.bayesflow": "use the tensorflow-probability package",

@@ -5,7 +5,37 @@ from typing import Any, Iterable, List, Tuple
 from tf1clip import _validate
 from tf1clip import clipping
 
-__all__ = ["clip_gradients_by_global_norm"]
+# opt2 names
+from tf1clip.contrib.opt._distributed import GLOBAL_VARIABLE_NAME as GLOBAL_VARIABLE_NAME
+from tf1clip.contrib.opt._distributed import LOCAL_VARIABLE_NAME as LOCAL_VARIABLE_NAME
+from tf1clip.contrib.opt._distributed import ElasticAverageCustomGetter as ElasticAverageCustomGetter
+from tf1clip.contrib.opt._distributed import ElasticAverageOptimizer as ElasticAverageOptimizer
+from tf1clip.contrib.opt._distributed import ModelAverageCustomGetter as ModelAverageCustomGetter
+from tf1clip.contrib.opt._distributed import ModelAverageOptimizer as ModelAverageOptimizer
+from tf1clip.contrib.opt._external_optimizer import ExternalOptimizerInterface as ExternalOptimizerInterface
+from tf1clip.contrib.opt._external_optimizer import ScipyOptimizerInterface as ScipyOptimizerInterface
+from tf1clip.contrib.opt._moving_average import MovingAverageOptimizer as MovingAverageOptimizer
+from tf1clip.contrib.opt._wrappers import DropStaleGradientOptimizer as DropStaleGradientOptimizer
+from tf1clip.contrib.opt._wrappers import MultitaskOptimizerWrapper as MultitaskOptimizerWrapper
+from tf1clip.contrib.opt._wrappers import VariableClippingOptimizer as VariableClippingOptimizer
+
+_OPT2_NAMES = [
+    "DropStaleGradientOptimizer",
+    "ElasticAverageCustomGetter",
+    "ElasticAverageOptimizer",
+    "ExternalOptimizerInterface",
+    "GLOBAL_VARIABLE_NAME",
+    "LOCAL_VARIABLE_NAME",
+    "ModelAverageCustomGetter",
+    "ModelAverageOptimizer",
+    "MovingAverageOptimizer",
+    "MultitaskOptimizerWrapper",
+    "ScipyOptimizerInterface",
+    "VariableClippingOptimizer",
+]
+# end opt2 names
+
+__all__ = ["clip_gradients_by_global_norm"] + _OPT2_NAMES
 
 
 def clip_gradients_by_global_norm(
