@@ -24,7 +24,7 @@ def rewrite_import(edits, node, parent):
         if path is None or not is_contrib(path):
             continue
         found = supported(path)
-        if found is not None and found[0] == len(path.split(".")):
+        if found is not None and found[0] == len(path.split(".")) and path not in T.MEMBERWISE:
             old = pasta.dump(node)
             alias.name = found[1]
             edits.add(INFO, node, "Changed import from %r to %r" % (old.strip(), pasta.dump(node).strip()))
@@ -44,6 +44,8 @@ def _new_home(edits, node, path, alias):
         return tf_module(module), ast.alias(
             name=name, asname=alias.asname or (alias.name if name != alias.name else None)
         )
+    if path in T.MEMBERWISE:  # decided once its uses are known (finish_imports)
+        return None
     found = supported(path) if is_contrib(path) and alias.name != "*" else None
     if found is None or found[0] != len(path.split(".")):
         return None
