@@ -1,8 +1,10 @@
 """tf1clip-upgrade's rules on small sources: the tf-slim family, flags, contrib rnn, mixed precision,
 module objects, one report per symbol."""
 
+import ast
 import importlib
 import math
+import os
 import textwrap
 
 import numpy as np
@@ -17,6 +19,8 @@ pytestmark = pytest.mark.filterwarnings("ignore:visit_.* is deprecated:Deprecati
 
 v1 = tf.compat.v1
 SLIM_INFO = "pip install 'tf1clip[slim]'"
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def _up(source, target="modern"):
@@ -34,11 +38,29 @@ def test_slim_table_is_the_installed_tf_slims_public_names():
     assert _slimgen.generate() == (_slim_names.MODULES, _slim_names.NAMES)
 
 
+# Modules whose import needs Keras 2 (tests/test_contrib_rnn.py imports and runs them): checked by their __all__.
+KERAS2_MODULES = ("tf1clip.contrib.legacy_seq2seq", "tf1clip.contrib.cudnn_rnn")
+
+
+def _static_all(module):
+    path = os.path.join(ROOT, *module.split(".")) + ".py"
+    with open(path) as f:
+        tree = ast.parse(f.read())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == ["__all__"]:
+            return set(ast.literal_eval(node.value))
+    raise AssertionError("no __all__ in " + path)
+
+
 def test_tf1clips_own_targets_exist():
     for contrib, (module, names) in _tables.OWN.items():
+        if module in KERAS2_MODULES:
+            assert set(names) <= _static_all(module), contrib
+            continue
         target = importlib.import_module(module)
         for name in names:
-            assert hasattr(target, name), (contrib, name)
+            # tf1clip.contrib.rnn (and tf1clip.contrib's Keras-2 modules) resolve names on first use: __all__
+            assert name in getattr(target, "__all__", ()) or hasattr(target, name), (contrib, name)
 
 
 @pytest.mark.parametrize(
@@ -193,13 +215,77 @@ def test_contrib_rnn_import_forms_go_to_tf_compat_v1_nn():
     ]
     result = _up("""\
         from tensorflow.contrib import rnn
-        cell = rnn.LayerNormBasicLSTMCell(4)
+        cell = rnn.NASCell(4)
         other = rnn.GRUCell(4)
         """)
     errors = _issues(result)
     assert [line for line, _ in errors] == [1, 2]  # the import stays, and says so
     assert "tf.compat.v1.nn.rnn_cell" in errors[0][1] and "tf.compat.v1.nn.rnn_cell" in errors[1][1]
+    assert "tf1clip.contrib.rnn re-creates only" in errors[1][1]
     assert "other = tf.compat.v1.nn.rnn_cell.GRUCell(4)" in result.text
+
+
+def test_contrib_rnn_names_tf1clip_recreates_go_to_tf1clip_in_every_spelling():
+    result = _up("""\
+        import tensorflow as tf
+        import tensorflow.contrib.rnn as rnn
+        from tensorflow.contrib import rnn as contrib_rnn
+        from tensorflow.contrib import legacy_seq2seq
+        from tensorflow.contrib.rnn import LSTMBlockCell, GRUCell
+        from tensorflow.contrib.rnn.python.ops.rnn_cell import LayerNormBasicLSTMCell
+        from tensorflow.contrib.rnn.python.ops import core_rnn_cell
+        from tensorflow.contrib.legacy_seq2seq.python.ops import seq2seq as s2s
+        from tensorflow.contrib.cudnn_rnn import CudnnCompatibleLSTMCell
+        seq2seq = tf.contrib.legacy_seq2seq
+        a = tf.contrib.rnn.AttentionCellWrapper(tf.contrib.rnn.LSTMCell(3), 2)
+        b = rnn.HighwayWrapper(rnn.GRUCell(4))
+        c = [LSTMBlockCell(3), LayerNormBasicLSTMCell(3), contrib_rnn.GRUBlockCellV2(2)]
+        e = core_rnn_cell.OutputProjectionWrapper(GRUCell(3), 2)
+        f = [tf.contrib.legacy_seq2seq.sequence_loss, legacy_seq2seq.rnn_decoder, s2s.embedding_attention_seq2seq]
+        g = [seq2seq.model_with_buckets, tf.contrib.cudnn_rnn.CudnnCompatibleGRUCell(3), CudnnCompatibleLSTMCell(2)]
+        h = tf.contrib.rnn.stack_bidirectional_dynamic_rnn
+        """)
+    assert not _issues(result)
+    lines = result.text.splitlines()
+    assert lines[:2] == [
+        "import os",
+        'os.environ["TF_USE_LEGACY_KERAS"] = "1"  # tf1clip-upgrade: '
+        "tf1clip.contrib.legacy_seq2seq needs Keras 2 (tf-keras)",
+    ]
+    assert lines[2:] == [
+        "import tensorflow as tf",
+        "import tf1clip.contrib.cudnn_rnn",
+        "import tf1clip.contrib.legacy_seq2seq",
+        "tf.compat.v1.disable_eager_execution()  # tf1clip-upgrade: TF 1 graph code needs graph mode",
+        "from tf1clip.contrib import legacy_seq2seq",
+        "from tf1clip.contrib.rnn import LSTMBlockCell",
+        "from tensorflow.compat.v1.nn.rnn_cell import GRUCell",
+        "from tf1clip.contrib.rnn import LayerNormBasicLSTMCell",
+        "from tf1clip.contrib import rnn as core_rnn_cell",
+        "from tf1clip.contrib import legacy_seq2seq as s2s",
+        "from tf1clip.contrib.cudnn_rnn import CudnnCompatibleLSTMCell",
+        "seq2seq = tf1clip.contrib.legacy_seq2seq",
+        "a = tf1clip.contrib.rnn.AttentionCellWrapper(tf.compat.v1.nn.rnn_cell.LSTMCell(3), 2)",
+        "b = tf1clip.contrib.rnn.HighwayWrapper(tf.compat.v1.nn.rnn_cell.GRUCell(4))",
+        "c = [LSTMBlockCell(3), LayerNormBasicLSTMCell(3), tf1clip.contrib.rnn.GRUBlockCellV2(2)]",
+        "e = core_rnn_cell.OutputProjectionWrapper(GRUCell(3), 2)",
+        "f = [tf1clip.contrib.legacy_seq2seq.sequence_loss, legacy_seq2seq.rnn_decoder, s2s.embedding_attention_seq2seq]",
+        "g = [seq2seq.model_with_buckets, tf1clip.contrib.cudnn_rnn.CudnnCompatibleGRUCell(3), "
+        "CudnnCompatibleLSTMCell(2)]",
+        "h = tf1clip.contrib.rnn.stack_bidirectional_dynamic_rnn",
+    ]
+
+
+def test_what_tf1clip_does_not_recreate_stays_an_error_that_says_what_to_do():
+    result = _up("""\
+        import tensorflow as tf
+        lstm = tf.contrib.cudnn_rnn.CudnnLSTM(1, 8)
+        nas = tf.contrib.rnn.NASCell(4)
+        """)
+    errors = _issues(result)
+    assert [line for line, _ in errors] == [2, 3]
+    assert "CudnnCompatibleLSTMCell" in errors[0][1] and "tf.keras.layers.LSTM" in errors[0][1]
+    assert "tf1clip.contrib.rnn re-creates only the cells and functions real code used" in errors[1][1]
 
 
 def test_contrib_module_objects_are_rewritten_only_when_every_use_is_provided():
@@ -229,14 +315,14 @@ def test_contrib_module_objects_are_rewritten_only_when_every_use_is_provided():
 def test_one_error_per_symbol_and_line():
     result = _up(
         "import tensorflow as tf\nx = tf.contrib.quantize.create_eval_graph(g)\ny = tf.contrib.image.rotate(i, 1)\n"
-        "cell = tf.contrib.rnn.LayerNormBasicLSTMCell(4)\n"
+        "cell = tf.contrib.rnn.NASCell(4)\n"
     )
     errors = _issues(result)
     assert [line for line, _ in errors] == [2, 3, 4]
     assert not _issues(result, "WARNING")
     assert "tf.compat.v1.nn.rnn_cell" in errors[2][1]
-    assert "Also: tf.contrib.rnn.LayerNormBasicLSTMCell requires manual check" in errors[2][1]  # tf_upgrade_v2's
-    assert "tfa.rnn.LayerNormLSTMCell" in errors[2][1]
+    assert "Also: tf.contrib.rnn.NASCell requires manual check" in errors[2][1]  # tf_upgrade_v2's
+    assert "tfa.rnn.NASCell" in errors[2][1]
 
 
 # ---- tf.contrib.mixed_precision --------------------------------------------------------------

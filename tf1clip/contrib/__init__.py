@@ -16,6 +16,9 @@ fixed (docs/contrib.rst):
   ``train``)
 * ``opt.clip_gradients_by_global_norm``
 * ``framework.get_global_step``, ``framework.get_or_create_global_step``
+* ``rnn`` (the cells and functions TF 2 dropped), ``legacy_seq2seq``, ``cudnn_rnn`` (the
+  cuDNN-compatible cells), re-created on ``tf.compat.v1.nn.rnn_cell`` (docs/rnn.rst); ``legacy_seq2seq``
+  and ``cudnn_rnn`` are imported on first use (they need Keras 2)
 
 Every other public name of ``slim``, ``layers``, ``framework``, ``losses``,
 ``metrics`` and ``training`` is tf-slim's (``_slim_compat.DELEGATES``),
@@ -30,7 +33,29 @@ from tf1clip.contrib import layers
 from tf1clip.contrib import losses
 from tf1clip.contrib import metrics
 from tf1clip.contrib import opt
+from tf1clip.contrib import rnn
 from tf1clip.contrib import slim
 from tf1clip.contrib import training
 
-__all__ = ["estimator", "framework", "gan", "layers", "losses", "metrics", "opt", "slim", "training"]
+__all__ = [
+    "cudnn_rnn",
+    "estimator",
+    "framework",
+    "gan",
+    "layers",
+    "legacy_seq2seq",
+    "losses",
+    "metrics",
+    "opt",
+    "rnn",
+    "slim",
+    "training",
+]
+
+
+def __getattr__(name):
+    if name in ("cudnn_rnn", "legacy_seq2seq"):
+        import importlib
+
+        return importlib.import_module("tf1clip.contrib." + name)
+    raise AttributeError("module 'tf1clip.contrib' has no attribute %r" % (name,))

@@ -44,6 +44,8 @@ _TF1CLIP_GRAPH = (
     "gan.gan_train_ops",
     "gan.gan_train",
 )
+# tf1clip.contrib modules built on tf.compat.v1.nn.rnn_cell (Keras 2); legacy_seq2seq builds TF 1 graph code.
+_TF1CLIP_KERAS2 = ("tf1clip.contrib.rnn", "tf1clip.contrib.legacy_seq2seq", "tf1clip.contrib.cudnn_rnn")
 _MODE_CALLS = ("disable_eager_execution", "disable_v2_behavior", "enable_eager_execution")
 _LEGACY_KERAS_VAR = "TF_USE_LEGACY_KERAS"
 _NOTEBOOK_NEWLINE = "###==="  # how tensorflow.tools.compatibility.ipynb encodes a newline in a line
@@ -103,6 +105,10 @@ class _Scan:
             path = resolve(aliases, dotted) or dotted
             if self.graph_use is None and path.startswith("tf1clip.contrib.") and path.endswith(_TF1CLIP_GRAPH):
                 self.graph_use = (dotted, node)
+            if self.graph_use is None and path.startswith("tf1clip.contrib.legacy_seq2seq."):
+                self.graph_use = (dotted, node)
+            if self.keras_v1_use is None and (path in _TF1CLIP_KERAS2 or path.startswith(_TF1CLIP_KERAS2)):
+                self.keras_v1_use = (dotted, node)
             if dotted.endswith(_MODE_CALLS):
                 self.mode_call = True
             if dotted.startswith(tf_alias + "."):
@@ -194,7 +200,7 @@ def _legacy_keras_lines(scan, first, text, log):
 
 
 # tf1clip.contrib modules that ``import tf1clip.contrib`` does not import itself.
-_SEPARATE_MODULES = ("mixed_precision", "tfprof")
+_SEPARATE_MODULES = ("mixed_precision", "tfprof", "legacy_seq2seq", "cudnn_rnn")
 
 
 def _tf1clip_import_line(tree, scan, anchor, log):

@@ -118,7 +118,13 @@ def rewrite_chain(edits, node, parent):
 
 def _binding_supported(edits, root):
     path = edits.aliases.get(root)
-    return path is not None and is_contrib(path) and supported(path) is not None and root not in edits.opaque
+    return (
+        path is not None
+        and is_contrib(path)
+        and path not in T.MEMBERWISE
+        and supported(path) is not None
+        and root not in edits.opaque
+    )
 
 
 def _alias_gives(edits, root, name, path, length, target):
@@ -138,6 +144,8 @@ def _provided(edits, node, parent, name, path):
         edits.note_extra(node, extra)
     if _binding_supported(edits, root) and _alias_gives(edits, root, name, path, length, target):
         return  # the alias itself now names a tf1clip module or member
+    if length == len(path.split(".")) and path in T.MEMBERWISE and defer_binding(edits, node, parent):
+        return  # ``alias = tf.contrib.rnn``: its uses go member by member
     if length == len(path.split(".")) and is_module(path) and not _module_use_ok(edits, node, path):
         edits.count_unconverted(root)
         return

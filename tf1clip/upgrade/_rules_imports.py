@@ -26,7 +26,7 @@ def rewrite_import(edits, node, parent):
         if path is None or not is_contrib(path):
             continue
         found = supported(path)
-        if found is not None and found[0] == len(path.split(".")):
+        if found is not None and found[0] == len(path.split(".")) and path not in T.MEMBERWISE:
             if found[2]:
                 edits.note_extra(node, found[2])
             _rename_import(edits, node, parent, alias, found[1])
@@ -96,6 +96,8 @@ def _new_home(edits, node, path, alias):
         return tf_module(module), ast.alias(
             name=name, asname=alias.asname or (alias.name if name != alias.name else None)
         )
+    if path in T.MEMBERWISE:  # decided once its uses are known (finish_imports)
+        return None
     found = supported(path) if is_contrib(path) and alias.name != "*" else None
     if found is None or found[0] != len(path.split(".")):
         return None

@@ -35,7 +35,10 @@ OPT2_NAMES = (
 # tf1clip's own contrib drop-ins: contrib module (as tf_upgrade_v2 spells it) -> (tf1clip
 # module, the members tf1clip itself implements). tests/test_upgrade_rules.py checks each exists.
 OWN = {
-    "tf.contrib": ("tf1clip.contrib", ("estimator", "framework", "layers", "opt", "slim", "training")),
+    "tf.contrib": (
+        "tf1clip.contrib",
+        ("cudnn_rnn", "estimator", "framework", "layers", "legacy_seq2seq", "opt", "rnn", "slim", "training"),
+    ),
     "tf.contrib.estimator": ("tf1clip.contrib.estimator", ("clip_gradients_by_norm",)),
     "tf.contrib.framework": ("tf1clip.contrib.framework", ("get_global_step", "get_or_create_global_step")),
     "tf.contrib.layers": (
@@ -151,6 +154,44 @@ def extra_for(target):
     """The extra a tf1clip path routed to a successor package needs (``tf1clip[gan]`` or ``tf1clip[slim]``)."""
     return GAN_EXTRA if target == "tf1clip.contrib.gan" or target.startswith("tf1clip.contrib.gan.") else SLIM_EXTRA
 
+
+# tf.contrib.rnn, legacy_seq2seq and cudnn_rnn: the names tf1clip re-creates, by contrib module (the package and
+# the implementation modules TF 1 code also imported from). tf.contrib.rnn's other members that TF 2 kept go to
+# tf.compat.v1.nn.rnn_cell (RNN_CELLS, rnn_target).
+RNN_OWN = {
+    "core_rnn_cell": ("EmbeddingWrapper", "InputProjectionWrapper", "OutputProjectionWrapper"),
+    "rnn_cell": ("AttentionCellWrapper", "HighwayWrapper", "IntersectionRNNCell", "LayerNormBasicLSTMCell"),
+    "lstm_ops": ("LSTMBlockCell",),
+    "gru_ops": ("GRUBlockCell", "GRUBlockCellV2"),
+    "rnn": ("stack_bidirectional_dynamic_rnn", "stack_bidirectional_rnn"),
+}
+LEGACY_SEQ2SEQ = (
+    "attention_decoder",
+    "basic_rnn_seq2seq",
+    "embedding_attention_decoder",
+    "embedding_attention_seq2seq",
+    "embedding_rnn_decoder",
+    "embedding_rnn_seq2seq",
+    "embedding_tied_rnn_seq2seq",
+    "model_with_buckets",
+    "one2many_rnn_seq2seq",
+    "rnn_decoder",
+    "sequence_loss",
+    "sequence_loss_by_example",
+    "tied_rnn_seq2seq",
+)
+CUDNN_CELLS = ("CudnnCompatibleGRUCell", "CudnnCompatibleLSTMCell")
+OWN["tf.contrib.rnn"] = ("tf1clip.contrib.rnn", tuple(sorted(n for names in RNN_OWN.values() for n in names)))
+for _module, _names in RNN_OWN.items():
+    OWN["tf.contrib.rnn.python.ops." + _module] = ("tf1clip.contrib.rnn", _names)
+for _path in ("tf.contrib.legacy_seq2seq", "tf.contrib.legacy_seq2seq.python.ops.seq2seq"):
+    OWN[_path] = ("tf1clip.contrib.legacy_seq2seq", LEGACY_SEQ2SEQ)
+for _path in (
+    "tf.contrib.cudnn_rnn",
+    "tf.contrib.cudnn_rnn.python.layers.cudnn_rnn",
+    "tf.contrib.cudnn_rnn.python.ops.cudnn_rnn_ops",
+):
+    OWN[_path] = ("tf1clip.contrib.cudnn_rnn", CUDNN_CELLS)
 
 # ``tf.contrib.<key>`` modules whose tf-slim names go to ``tf1clip.contrib.<key>`` (tf-slim's port).
 SLIM_ROOTS = ("slim", "layers", "framework", "losses", "metrics", "training")
@@ -307,9 +348,14 @@ SUCCESSORS = {
     "tf.contrib.gan": "TF-GAN 2.1.0 (tensorflow_gan), which tf1clip.contrib.gan routes to, has no such name",
     "tf.contrib.tfprof": "use tf.compat.v1.profiler (Profiler, profile, advise, ProfileOptionBuilder); "
     "ProfileContext has no TF 2 counterpart",
-    "tf.contrib.rnn": "use the cells in tf.compat.v1.nn.rnn_cell (or tf.keras.layers RNN layers); the "
-    "other contrib cells have no maintained successor",
-    "tf.contrib.cudnn_rnn": "use tf.keras.layers.LSTM or tf.keras.layers.GRU, which run cuDNN kernels on a GPU",
+    "tf.contrib.rnn": "tf1clip.contrib.rnn re-creates only the cells and functions real code used "
+    "(docs/rnn.rst) and tf.compat.v1.nn.rnn_cell has the core cells; the other contrib cells have no "
+    "maintained successor (tf.keras.layers RNN layers for new code)",
+    "tf.contrib.legacy_seq2seq": "tf1clip.contrib.legacy_seq2seq re-creates its public functions only",
+    "tf.contrib.cudnn_rnn": "CudnnLSTM/CudnnGRU keep their weights in an opaque cuDNN buffer that tf1clip does "
+    "not re-create: restore their checkpoints into tf1clip.contrib.cudnn_rnn.CudnnCompatibleLSTMCell / "
+    "CudnnCompatibleGRUCell cells (a MultiRNNCell under tf.compat.v1.nn.dynamic_rnn, docs/rnn.rst), or train "
+    "anew with tf.keras.layers.LSTM or tf.keras.layers.GRU, which run cuDNN kernels on a GPU",
     "tf.contrib.quantize": "no graph-rewrite successor exists for tf.compat.v1 graphs: quantization-aware "
     "training moved to Keras models in the tensorflow-model-optimization package "
     "(tfmot.quantization.keras.quantize_model)",

@@ -115,7 +115,8 @@ def main():
       sess.run(tf.global_variables_initializer())
       for _ in range(3):
         value = sess.run(train_op)
-    print('RESULT loss=%r' % float(value))
+      step = sess.run(tf.train.get_global_step())
+    print('RESULT global_step=%d loss=%r' % (step, float(value)))
 
 
 if __name__ == '__main__':

@@ -1,0 +1,72 @@
+"""Runs every case of tests/data/tf115_rnn/cases.py on tf1clip.contrib (restoring TF 1.15's checkpoints).
+
+Usage: python tests/_rnn_worker.py OUT.json. Needs Keras 2, so it sets TF_USE_LEGACY_KERAS before TensorFlow
+is imported; a case that raises is recorded with its traceback.
+"""
+
+import json
+import os
+import sys
+import traceback
+import types
+
+os.environ["TF_USE_LEGACY_KERAS"] = "1"
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+
+import tensorflow as tf  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DATA = os.path.join(HERE, "data", "tf115_rnn")
+sys.path.insert(0, DATA)
+
+import cases  # noqa: E402
+
+from tf1clip.contrib import cudnn_rnn, legacy_seq2seq, rnn  # noqa: E402
+
+
+def _checks():
+    """Bad inputs and what is not re-created: ``{label: "ExceptionType: message"}`` (or the value returned)."""
+    v1 = tf.compat.v1
+    x = v1.placeholder(tf.float32, [2, 3, 4])
+    logits, target, weight = tf.zeros([2, 5]), tf.zeros([2], tf.int32), tf.ones([2])
+    calls = {
+        "num_units": lambda: rnn.LSTMBlockCell(0),
+        "gru_sizes": lambda: rnn.GRUBlockCell(),
+        "not_a_cell": lambda: rnn.InputProjectionWrapper("nope", 3),
+        "output_size": lambda: rnn.OutputProjectionWrapper(rnn.GRUCell(2), 0),
+        "no_fw_cells": lambda: rnn.stack_bidirectional_dynamic_rnn([], [rnn.GRUCell(2)], x, dtype=tf.float32),
+        "depths": lambda: rnn.stack_bidirectional_rnn([rnn.GRUCell(2)], [rnn.GRUCell(2)] * 2, tf.unstack(x, axis=1)),
+        "cudnn_lstm": lambda: cudnn_rnn.CudnnLSTM(1, 4),
+        "cudnn_gru": lambda: cudnn_rnn.CudnnGRU(num_layers=1, num_units=4),
+        "loss_lengths": lambda: legacy_seq2seq.sequence_loss_by_example([logits], [target, target], [weight]),
+        "buckets": lambda: legacy_seq2seq.model_with_buckets([target], [target], [target], [weight], [(2, 1)], None),
+        "no_decoder_inputs": lambda: legacy_seq2seq.attention_decoder([], None, tf.zeros([2, 3, 4]), rnn.GRUCell(2)),
+        "core_alias": lambda: rnn.LSTMCell is v1.nn.rnn_cell.LSTMCell and rnn.static_rnn is v1.nn.static_rnn,
+        "not_recreated": lambda: rnn.NASCell,
+    }
+    found = {}
+    for label, call in calls.items():
+        with tf.Graph().as_default():
+            try:
+                found[label] = repr(call())
+            except Exception as err:  # noqa: BLE001
+                found[label] = "%s: %s" % (type(err).__name__, err)
+    return found
+
+
+def main(out_path):
+    tf.compat.v1.disable_eager_execution()
+    M = types.SimpleNamespace(rnn=rnn, seq2seq=legacy_seq2seq, cudnn=cudnn_rnn)
+    results = {"tensorflow": tf.__version__, "cases": {}}
+    for name in cases.CASES:
+        try:
+            results["cases"][name] = cases.run_case(tf, M, name, os.path.join(DATA, "ckpt", name), save=False)
+        except Exception:  # noqa: BLE001  (reported per case by the test)
+            results["cases"][name] = {"error": traceback.format_exc()}
+    results["checks"] = _checks()
+    with open(out_path, "w") as f:
+        json.dump(results, f)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
