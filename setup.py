@@ -38,7 +38,7 @@ setup(
     extras_require={
         "cpu": ["tensorflow-cpu>=2.15"],
         "tf": ["tensorflow>=2.15"],
-        "estimator": ["tensorflow-cpu>=2.15,<2.16", "tensorflow-estimator>=2.15,<2.16"],
+        "estimator": ["tensorflow-estimator==2.15.0"],
         "slim": ["tf-slim>=1.1"],
         "plot": ["matplotlib>=3.5"],
         "test": ["pytest>=7", "hypothesis>=6", "matplotlib>=3.5"],

@@ -13,11 +13,17 @@ from tf1clip import _tf
 
 
 def _resolve(path):
+    """The object at ``path``: the longest importable module prefix, then attributes."""
     parts = path.split(".")
-    obj = importlib.import_module(parts[0])
-    for part in parts[1:]:
-        obj = getattr(obj, part)
-    return obj
+    for i in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:i]))
+        except ImportError:
+            continue
+        for part in parts[i:]:
+            obj = getattr(obj, part)
+        return obj
+    raise ImportError(path)
 
 
 @pytest.mark.parametrize("owner, attr", _tf.PRIVATE_NAMES, ids=[a for _, a in _tf.PRIVATE_NAMES])
@@ -37,3 +43,13 @@ def test_accessors_work_on_real_objects():
         assert isinstance(dict(_tf.trackable_children(adam)), dict)
         assert _tf.lookup_dependency(adam, "missing") is None
         assert isinstance(_tf.deferred_dependencies(adam), dict)
+
+
+def test_tf_export_module_builds_an_estimator_style_exporter():
+    tf_export = _tf.tf_export_module()
+    attributes = tf_export.API_ATTRS[tf_export.TENSORFLOW_API_NAME]
+    assert attributes.names == "_tf_api_names" and tf_export.API_ATTRS_V1[tf_export.TENSORFLOW_API_NAME].names == (
+        "_tf_api_names_v1"
+    )
+    assert issubclass(tf_export.api_export, object) and callable(tf_export.api_export("a.b"))
+    assert _tf.version_tuple("2.21.0rc1") == (2, 21)

@@ -94,6 +94,19 @@ def save_slice_info(var):
     return getattr(var, "_save_slice_info", None)
 
 
+def tf_export_module():
+    """``tensorflow.python.util.tf_export``: tensorflow-estimator's ``estimator_export`` builds on its
+    ``api_export``, ``API_ATTRS``, ``API_ATTRS_V1`` and ``TENSORFLOW_API_NAME``; TF 2.15 also had
+    ``ESTIMATOR_API_NAME``, which tf1clip.estimator adds back on 2.16+ (its ``_compat``). Checked on
+    TF 2.15, 2.16, 2.21. Public replacement: none (TensorFlow's API-export machinery).
+    """
+    from tensorflow.python.util import tf_export
+
+    return tf_export
+
+
+version_tuple = _version_tuple
+
 # (object or class path, attribute) for every private name above.
 PRIVATE_NAMES = [
     ("tensorflow.compat.v1.train.experimental.MixedPrecisionLossScaleOptimizer", "_doing_dynamic_loss_scaling"),
@@ -105,6 +118,10 @@ PRIVATE_NAMES = [
     ("tensorflow.compat.v1.train.Optimizer", "_create_or_restore_slot_variable"),
     ("tensorflow.compat.v1.train.Optimizer", "_restore_slot_variable"),
     ("tensorflow.compat.v1.train.Optimizer", "_handle_deferred_dependencies"),
+    ("tensorflow.python.util.tf_export", "api_export"),
+    ("tensorflow.python.util.tf_export", "API_ATTRS"),
+    ("tensorflow.python.util.tf_export", "API_ATTRS_V1"),
+    ("tensorflow.python.util.tf_export", "TENSORFLOW_API_NAME"),
 ]
 
 __all__ = ["tf", "MIN_TF_VERSION"]
