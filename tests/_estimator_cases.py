@@ -142,6 +142,79 @@ def test_dnn_estimators_match_numpy(tmp_path, kind):
         np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-6)
 
 
+def _softmax_grad(out, labels):
+    p = np.exp(out - out.max(axis=1, keepdims=True))
+    p /= p.sum(axis=1, keepdims=True)
+    return p - np.eye(out.shape[1])[labels.ravel()]
+
+
+def test_linear_classifier_matches_numpy(tmp_path):
+    """LinearClassifier, 3 classes (zero-initialised, softmax cross-entropy summed over the batch)."""
+    optimizer = tf1clip.clip_gradients_by_norm(v1.train.GradientDescentOptimizer(0.1), 1.0)
+    estimator = est.LinearClassifier(
+        [tf.feature_column.numeric_column("x", shape=[2])],
+        n_classes=3,
+        model_dir=str(tmp_path),
+        optimizer=optimizer,
+        config=_config(),
+    )
+    estimator.train(_constant_input_fn(y=LABELS), steps=3)
+    w, b = np.zeros((2, 3)), np.zeros(3)
+    for _ in range(3):
+        d_out = _softmax_grad(X @ w + b, LABELS)
+        (gw, gb), norm = _clip([X.T @ d_out, d_out.sum(0)], 1.0)
+        assert norm > 1.0
+        w, b = w - 0.1 * gw, b - 0.1 * gb
+    got_w, got_b = _values(estimator, ["linear/linear_model/x/weights", "linear/linear_model/bias_weights"])
+    np.testing.assert_allclose(got_w, w, rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(got_b, b, rtol=1e-5, atol=1e-7)
+
+
+LINEAR_NAMES = ["linear/linear_model/x/weights", "linear/linear_model/bias_weights"]
+
+
+@pytest.mark.parametrize("kind", ["DNNLinearCombinedRegressor", "DNNLinearCombinedClassifier"])
+def test_dnn_linear_combined_estimators_match_numpy(tmp_path, kind):
+    """Each part's optimizer clips its own gradients (global norm over that part); one forward pass."""
+    columns = [tf.feature_column.numeric_column("x", shape=[2])]
+    common = dict(
+        linear_feature_columns=columns,
+        linear_optimizer=tf1clip.clip_gradients_by_norm(v1.train.GradientDescentOptimizer(0.02), 0.5),
+        dnn_feature_columns=columns,
+        dnn_optimizer=tf1clip.clip_gradients_by_norm(v1.train.GradientDescentOptimizer(0.05), 1.0),
+        dnn_hidden_units=[4],
+        model_dir=str(tmp_path),
+        config=_config(),
+    )
+    if kind == "DNNLinearCombinedRegressor":
+        estimator, labels = est.DNNLinearCombinedRegressor(**common), Y
+    else:
+        estimator, labels = est.DNNLinearCombinedClassifier(n_classes=3, **common), LABELS
+    estimator.train(_constant_input_fn(y=labels), steps=3)
+
+    initial = tf.train.load_variable
+    w1, b1, w2, b2 = [np.asarray(initial(str(tmp_path / "model.ckpt-0"), n), np.float64) for n in DNN_NAMES]
+    wl, bl = [np.asarray(initial(str(tmp_path / "model.ckpt-0"), n), np.float64) for n in LINEAR_NAMES]
+    assert not wl.any() and not bl.any()
+    dnn_norms, linear_norms = [], []
+    for _ in range(3):
+        z = X @ w1 + b1
+        h = np.maximum(z, 0.0)
+        out = h @ w2 + b2 + X @ wl + bl
+        d_out = 2.0 * (out - Y) if kind == "DNNLinearCombinedRegressor" else _softmax_grad(out, LABELS)
+        dz = (d_out @ w2.T) * (z > 0)
+        dnn, dnn_norm = _clip([X.T @ dz, dz.sum(0), h.T @ d_out, d_out.sum(0)], 1.0)
+        linear, linear_norm = _clip([X.T @ d_out, d_out.sum(0)], 0.5)
+        dnn_norms.append(dnn_norm)
+        linear_norms.append(linear_norm)
+        w1, b1, w2, b2 = [p - 0.05 * g for p, g in zip((w1, b1, w2, b2), dnn)]
+        wl, bl = wl - 0.02 * linear[0], bl - 0.02 * linear[1]
+    assert min(linear_norms) > 0.5 and dnn_norms[0] > 1.0
+    for got, want in zip(_values(estimator, DNN_NAMES + LINEAR_NAMES), [w1, b1, w2, b2, wl, bl]):
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-6)
+    assert estimator.get_variable_value("global_step") == 3
+
+
 # --- custom model_fn -------------------------------------------------------------------------------------
 
 
@@ -396,3 +469,174 @@ def test_crash_course_example_upgrades_and_matches_numpy(tmp_path):
     assert clipped > 50
     np.testing.assert_allclose([result["weight"], result["bias"]], [w, b], rtol=1e-4)
     np.testing.assert_allclose(result["rmse"], np.sqrt(np.mean(np.square(w * x + b - y))), rtol=1e-4)
+
+
+# --- hooks, warm start, SavedModel, train_and_evaluate ------------------------------------------------------
+
+
+def _mse(w, b, x=X, y=Y):
+    return float(np.mean(np.square(x @ w + b - y)))
+
+
+def _adam_trajectory(steps, lr, clip_norm):
+    return [_adam_reference(k, lr, clip_norm) for k in range(steps + 1)]
+
+
+def test_training_hooks_see_every_step_and_stop_at_step_hook_stops(tmp_path):
+    seen = []
+
+    class LossHook(v1.train.SessionRunHook):
+        def before_run(self, run_context):
+            graph = v1.get_default_graph()
+            return v1.train.SessionRunArgs([graph.get_tensor_by_name("loss:0"), v1.train.get_global_step()])
+
+        def after_run(self, run_context, run_values):
+            seen.append((int(run_values.results[1]), float(run_values.results[0])))
+
+    def model_fn(features, labels, mode):
+        w = v1.get_variable("w", initializer=tf.constant(W0))
+        b = v1.get_variable("b", initializer=tf.constant(B0))
+        loss = tf.identity(v1.losses.mean_squared_error(labels, tf.matmul(features["x"], w) + b), name="loss")
+        return est.EstimatorSpec(mode, loss=loss, train_op=_decorated_adam_train_op(loss))
+
+    estimator = est.Estimator(model_fn, model_dir=str(tmp_path), config=_config())
+    repeated = lambda: tf.data.Dataset.from_tensors(({"x": X}, Y)).repeat()
+    estimator.train(repeated, hooks=[LossHook(), v1.train.StopAtStepHook(last_step=3)])
+    assert [step for step, _ in seen] == [0, 1, 2]
+    expected = [_mse(*params) for params in _adam_trajectory(2, 0.1, 1.0)]
+    np.testing.assert_allclose([loss for _, loss in seen], expected, rtol=1e-5)
+    assert estimator.get_variable_value("global_step") == 3
+
+
+def _sgd_train_op(loss):
+    optimizer = tf1clip.clip_gradients_by_norm(v1.train.GradientDescentOptimizer(0.1), 1.0)
+    return optimizer.minimize(loss, global_step=v1.train.get_global_step())
+
+
+def _sgd_reference(w, b, steps):
+    for _ in range(steps):
+        (gw, gb), _ = _clip(_mse_grads(w, b), 1.0)
+        w, b = w - 0.1 * gw, b - 0.1 * gb
+    return w, b
+
+
+def test_warm_start_from_takes_the_weights_not_the_step(tmp_path):
+    first = est.Estimator(_linear_model_fn(_sgd_train_op), model_dir=str(tmp_path / "a"), config=_config())
+    first.train(_constant_input_fn(), steps=2)
+    second = est.Estimator(
+        _linear_model_fn(_sgd_train_op),
+        model_dir=str(tmp_path / "b"),
+        config=_config(),
+        warm_start_from=str(tmp_path / "a"),
+    )
+    second.train(_constant_input_fn(), steps=2)
+    start = _sgd_reference(W0.astype(np.float64), B0.astype(np.float64), 2)
+    for got, want in zip(_values(second, ["w", "b"]), _sgd_reference(*start, 2)):
+        np.testing.assert_allclose(got, want, rtol=1e-5)
+    assert second.get_variable_value("global_step") == 2  # the step is not warm-started
+
+
+def _serving_model_fn(features, labels, mode):
+    w = v1.get_variable("w", initializer=tf.constant(W0))
+    b = v1.get_variable("b", initializer=tf.constant(B0))
+    pred = tf.matmul(features["x"], w) + b
+    if mode == est.ModeKeys.PREDICT:
+        return est.EstimatorSpec(
+            mode, predictions={"y": pred}, export_outputs={"serving_default": est.export.PredictOutput({"y": pred})}
+        )
+    loss = v1.losses.mean_squared_error(labels, pred)
+    return est.EstimatorSpec(mode, loss=loss, train_op=_decorated_adam_train_op(loss))
+
+
+def test_export_saved_model_then_load_and_serve(tmp_path):
+    estimator = est.Estimator(_serving_model_fn, model_dir=str(tmp_path / "model"), config=_config())
+    estimator.train(_constant_input_fn(), steps=3)
+
+    def receiver():
+        x = v1.placeholder(tf.float32, [None, 2], name="x")
+        return est.export.ServingInputReceiver({"x": x}, {"x": x})
+
+    path = estimator.export_saved_model(str(tmp_path / "export"), receiver)
+    w, b = _adam_reference(3, 0.1, 1.0)
+    queries = np.array([[1.0, 1.0], [-3.0, 0.5], [2.0, 2.0]], np.float32)
+    served = tf.saved_model.load(path.decode() if isinstance(path, bytes) else path)
+    out = served.signatures["serving_default"](x=tf.constant(queries))
+    np.testing.assert_allclose(out["y"].numpy(), queries @ w + b, rtol=1e-5, atol=1e-5)
+    predicted = [p["y"] for p in estimator.predict(lambda: tf.data.Dataset.from_tensors({"x": queries}))]
+    np.testing.assert_allclose(np.stack(predicted), queries @ w + b, rtol=1e-5, atol=1e-5)
+
+
+def test_train_and_evaluate_locally(tmp_path):
+    estimator = est.Estimator(_linear_model_fn(_decorated_adam_train_op), model_dir=str(tmp_path), config=_config())
+    metrics, _ = est.train_and_evaluate(
+        estimator,
+        est.TrainSpec(_constant_input_fn(), max_steps=4),
+        est.EvalSpec(_constant_input_fn(), steps=1, throttle_secs=0),
+    )
+    w, b = _adam_reference(4, 0.1, 1.0)
+    assert metrics["global_step"] == 4
+    np.testing.assert_allclose(metrics["loss"], _mse(w, b), rtol=1e-5)
+
+
+# --- a stateful capper ------------------------------------------------------------------------------------
+
+
+def test_autoclip_state_is_checkpointed_and_resumes(tmp_path):
+    """tf1clip.AutoClip's norm history lives in the Estimator's checkpoints: 3 + 2 steps equal 5 steps."""
+
+    def train_op(loss):
+        optimizer = tf1clip.transform_gradients(
+            v1.train.GradientDescentOptimizer(0.1), tf1clip.AutoClip(percentile=50.0, history_size=8)
+        )
+        return optimizer.minimize(loss, global_step=v1.train.get_global_step())
+
+    est.Estimator(_linear_model_fn(train_op), model_dir=str(tmp_path), config=_config()).train(
+        _constant_input_fn(), steps=3
+    )
+    resumed = est.Estimator(_linear_model_fn(train_op), model_dir=str(tmp_path), config=_config())
+    resumed.train(_constant_input_fn(), steps=2)
+
+    w, b = W0.astype(np.float64), B0.astype(np.float64)
+    history = []
+    for _ in range(5):
+        grads = _mse_grads(w, b)
+        norm = np.sqrt(sum(float(np.sum(g * g)) for g in grads))
+        history.append(norm)
+        scale = min(np.percentile(history, 50.0) / norm, 1.0)
+        w, b = w - 0.1 * scale * grads[0], b - 0.1 * scale * grads[1]
+    assert history[-1] < max(history)  # the threshold moved with the history
+    for got, want in zip(_values(resumed, ["w", "b"]), [w, b]):
+        np.testing.assert_allclose(got, want, rtol=1e-5)
+    np.testing.assert_allclose(resumed.get_variable_value("AutoClip/history")[:5], history, rtol=1e-5)
+    assert resumed.get_variable_value("AutoClip/count") == 5
+
+
+# --- the compatibility layer --------------------------------------------------------------------------------
+
+NEW_TF = tuple(int(p) for p in tf.__version__.split(".")[:2]) >= (2, 16)
+
+
+def test_patches_are_applied_once_and_only_where_needed():
+    from tf1clip import _estimator_compat
+
+    applied = _estimator_compat.apply()
+    assert _estimator_compat.apply() == applied
+    for name, patch in _estimator_compat.PATCHES.items():
+        assert patch() is False, name  # idempotent: nothing left to do
+    # .ci and tests/test_estimator.py set TF_USE_LEGACY_KERAS=1, so legacy_keras has nothing to do here.
+    expected = ["tf_export_estimator_api", "distribute_estimator_training", "tpu_removed_modules"] if NEW_TF else []
+    assert applied == expected
+
+
+@pytest.mark.skipif(not NEW_TF, reason="TensorFlow 2.15 has the TPU embedding and the distribute coordinator")
+def test_what_tf_removed_fails_where_used_with_a_message(monkeypatch):
+    with pytest.raises(NotImplementedError, match=r"TPUEstimator's TPU embedding \(embedding_config_spec\) is not "):
+        est.tpu.experimental.EmbeddingConfigSpec(
+            feature_to_config_dict={"a": object()}, table_to_config_dict={"t": object()}, optimization_parameters=None
+        )
+    cluster = {"chief": ["127.0.0.1:1"], "worker": ["127.0.0.1:2"]}
+    monkeypatch.setenv("TF_CONFIG", json.dumps({"cluster": cluster, "task": {"type": "chief", "index": 0}}))
+    with pytest.raises(NotImplementedError, match=r"The distribute coordinator .* TensorFlow removed tensorflow\."):
+        est.RunConfig(train_distribute=tf.distribute.OneDeviceStrategy("/cpu:0"))
+    config = est.RunConfig()  # a cluster without train_distribute: as on TF 2.15
+    assert (config.task_type, config.num_worker_replicas, config.num_ps_replicas) == ("chief", 2, 0)

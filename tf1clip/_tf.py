@@ -97,7 +97,7 @@ def save_slice_info(var):
 def tf_export_module():
     """``tensorflow.python.util.tf_export``: tensorflow-estimator's ``estimator_export`` builds on its
     ``api_export``, ``API_ATTRS``, ``API_ATTRS_V1`` and ``TENSORFLOW_API_NAME``; TF 2.15 also had
-    ``ESTIMATOR_API_NAME``, which tf1clip.estimator adds back on 2.16+ (its ``_compat``). Checked on
+    ``ESTIMATOR_API_NAME``, which tf1clip.estimator adds back on 2.16+ (``tf1clip._estimator_compat``). Checked on
     TF 2.15, 2.16, 2.21. Public replacement: none (TensorFlow's API-export machinery).
     """
     from tensorflow.python.util import tf_export

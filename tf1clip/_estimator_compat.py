@@ -54,14 +54,20 @@ def _removed(feature: str, module: str) -> str:
     )
 
 
-class _Unavailable:
-    """Stands in for a removed TensorFlow class or function: using it raises ``NotImplementedError``."""
+class _UnavailableType(type):
+    """Calling a stand-in, or an ``isinstance``/``issubclass`` check against it, raises ``NotImplementedError``."""
 
-    _feature = ""
-    _module = ""
+    def _raise(cls) -> Any:
+        raise NotImplementedError(_removed(vars(cls)["_feature"], vars(cls)["_module"]))
 
-    def __init__(self, *args: Any, **kwargs: Any):
-        raise NotImplementedError(_removed(self._feature, self._module))
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+        return cls._raise()
+
+    def __instancecheck__(cls, instance: Any) -> bool:
+        return cls._raise()
+
+    def __subclasscheck__(cls, subclass: Any) -> bool:
+        return cls._raise()
 
 
 class _RemovedModule(types.ModuleType):
@@ -75,12 +81,14 @@ class _RemovedModule(types.ModuleType):
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__"):
             raise AttributeError(name)
-        stand_in = type(name, (_Unavailable,), {"_feature": self._tf1clip_feature, "_module": self.__name__})
+        stand_in = _UnavailableType(name, (), {"_feature": self._tf1clip_feature, "_module": self.__name__})
         setattr(self, name, stand_in)
         return stand_in
 
 
 def _module_missing(name: str) -> bool:
+    if sys.modules.get(name) is not None:
+        return False
     try:
         return importlib.util.find_spec(name) is None
     except ImportError:
