@@ -640,3 +640,57 @@ def test_what_tf_removed_fails_where_used_with_a_message(monkeypatch):
         est.RunConfig(train_distribute=tf.distribute.OneDeviceStrategy("/cpu:0"))
     config = est.RunConfig()  # a cluster without train_distribute: as on TF 2.15
     assert (config.task_type, config.num_worker_replicas, config.num_ps_replicas) == ("chief", 2, 0)
+
+
+# --- checkpoints between TensorFlow 2.15 and this TensorFlow -----------------------------------------------
+
+TF215_DATA = os.path.join(ROOT, "tests", "data", "estimator_tf215")
+CHECKPOINT_WORKER = os.path.join(ROOT, "tests", "_estimator_checkpoint_worker.py")
+
+
+def _tf215_python():
+    """TF1CLIP_TF215_PYTHON, else /work/venvs/tf215/bin/python (the project machine's TF 2.15 venv)."""
+    python = os.environ.get("TF1CLIP_TF215_PYTHON", "/work/venvs/tf215/bin/python")
+    return python if os.path.exists(python) else None
+
+
+def test_checkpoint_written_by_tf215_resumes_here(tmp_path):
+    """tests/data/estimator_tf215: 2 steps of TF 2.15.1 + tensorflow-estimator 2.15.0 (see the worker)."""
+    committed = tf.train.load_checkpoint(os.path.join(TF215_DATA, "model.ckpt-2"))
+    for name, want in zip(["w", "b"], _adam_reference(2, 0.1, 1.0)):
+        np.testing.assert_allclose(committed.get_tensor(name), want, rtol=1e-4)
+    model_dir = tmp_path / "model"
+    model_dir.mkdir()
+    for name in os.listdir(TF215_DATA):
+        (model_dir / name).write_bytes(open(os.path.join(TF215_DATA, name), "rb").read())
+    resumed = est.Estimator(_linear_model_fn(_decorated_adam_train_op), model_dir=str(model_dir), config=_config())
+    resumed.train(_constant_input_fn(), steps=2)
+    assert resumed.get_variable_value("global_step") == 4
+    for got, want in zip(_values(resumed, ["w", "b"]), _adam_reference(4, 0.1, 1.0)):
+        np.testing.assert_allclose(got, want, rtol=1e-4)
+
+
+@pytest.mark.skipif(not NEW_TF, reason="this is TensorFlow 2.15: the other direction is the test above")
+@pytest.mark.skipif(
+    _tf215_python() is None,
+    reason="no TensorFlow 2.15 interpreter: set TF1CLIP_TF215_PYTHON to a Python with tensorflow-cpu 2.15 "
+    "and tensorflow-estimator 2.15 (the project machine has /work/venvs/tf215)",
+)
+def test_checkpoint_written_here_resumes_on_tf215(tmp_path):
+    est.Estimator(_linear_model_fn(_decorated_adam_train_op), model_dir=str(tmp_path), config=_config()).train(
+        _constant_input_fn(), steps=2
+    )
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "TF1CLIP_TF215_PYTHON")}
+    env.update(TF_CPP_MIN_LOG_LEVEL="2", PYTHONPATH=ROOT)
+    proc = subprocess.run(
+        [_tf215_python(), CHECKPOINT_WORKER, str(tmp_path), "2"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    result = json.loads(proc.stdout.splitlines()[-1])
+    assert result["tf"].startswith("2.15.") and result["global_step"] == 4
+    for got, want in zip([result["w"], result["b"]], _adam_reference(4, 0.1, 1.0)):
+        np.testing.assert_allclose(got, want, rtol=1e-4)
