@@ -784,10 +784,10 @@ def test_safety_mode_keeps_v1_api_and_still_rewrites_contrib(tmp_path):
     )
 
 
-def test_tf_estimator_is_reported_as_removed(tmp_path):
-    status, _, report = _convert("import tensorflow as tf\nest = tf.estimator.Estimator(model_fn)\n", tmp_path)
-    assert status == 1
-    assert "old.py:2:6: ERROR: tf.estimator.Estimator: tf.estimator was removed in TensorFlow 2.16" in report
+def test_tf_estimator_becomes_tf1clip_estimator(tmp_path):
+    status, new, report = _convert("import tensorflow as tf\nest = tf.estimator.Estimator(model_fn)\n", tmp_path)
+    assert status == 0 and ": ERROR: " not in report
+    assert "est = tf1clip.estimator.Estimator(model_fn)" in new
 
 
 def test_unparsable_file_is_an_error_and_is_left_unchanged(tmp_path):

@@ -100,6 +100,8 @@ class _Scan:
             path = resolve(aliases, dotted) or dotted
             if self.graph_use is None and path.startswith("tf1clip.contrib.") and path.endswith(_TF1CLIP_GRAPH):
                 self.graph_use = (dotted, node)
+            if self.keras_v1_use is None and (path == "tf1clip.estimator" or path.startswith("tf1clip.estimator.")):
+                self.keras_v1_use = (dotted, node)  # canned estimators and feature columns are Keras 2 code
             if dotted.endswith(_MODE_CALLS):
                 self.mode_call = True
             if dotted.startswith(tf_alias + "."):
@@ -202,6 +204,8 @@ def _tf1clip_import_line(tree, scan, anchor, log):
         parts = use.split(".")
         if len(parts) > 2 and parts[1] == "contrib" and parts[2] in _SEPARATE_MODULES:
             module = "tf1clip.contrib." + parts[2]
+        elif len(parts) > 1 and parts[1] == "estimator":
+            module = "tf1clip.estimator"
         elif len(parts) > 1 and parts[1] == "contrib":
             module = "tf1clip.contrib"
         else:
@@ -279,9 +283,9 @@ def finish(text, tree, notebook=False, target="modern"):
             log,
             ERROR,
             node,
-            "%s: tf.estimator was removed in TensorFlow 2.16. Estimator code runs on TensorFlow 2.15 "
-            "with tensorflow-estimator: %s, then convert with --target estimator (or port the model "
-            "to a tf.compat.v1 graph and a Session loop)." % (dotted, ESTIMATOR_INSTALL),
+            "%s: tf.estimator was removed in TensorFlow 2.16, and tf1clip-upgrade could not convert this "
+            "use (a module alias or import): write tf1clip.estimator (tensorflow-estimator 2.15's v1 API on "
+            "every TensorFlow; %s)." % (dotted, ESTIMATOR_INSTALL),
         )
     top = _top_index(body)
     if top == len(body):

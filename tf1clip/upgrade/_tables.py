@@ -206,8 +206,7 @@ SUCCESSORS = {
     "tf.contrib.tpu": "use tf.compat.v1.tpu and tf.distribute.TPUStrategy",
     "tf.contrib.learn": "nothing maintained replaces it: build the model in a tf.compat.v1 graph and train "
     "it with a Session loop (or port it to tf.keras)",
-    "tf.contrib.estimator": "tf.estimator needs TensorFlow 2.15 with tensorflow-estimator "
-    "(pip install 'tf1clip[estimator]', Python <= 3.11); convert with --target estimator",
+    "tf.contrib.estimator": "tf1clip.estimator (tensorflow-estimator 2.15's API) has no such name",
     "tf.contrib.opt": "tf1clip.contrib.opt provides only clip_gradients_by_global_norm; use a "
     "tf.compat.v1.train optimizer (or tf.keras.optimizers, e.g. AdamW) instead",
     "tf.contrib.distributions": "use the tensorflow-probability package (tfp.distributions)",
@@ -254,7 +253,19 @@ MODE_KEYS = {
     "tf.estimator.ModeKeys": {"TRAIN": "train", "EVAL": "eval", "PREDICT": "infer"},
 }
 
-ESTIMATOR_INSTALL = "pip install 'tf1clip[estimator]' (TensorFlow 2.15 + tensorflow-estimator 2.15, Python <= 3.11)"
+ESTIMATOR_INSTALL = (
+    "python3 -m pip install 'tf1clip[estimator]' && python3 -m tf1clip.install_extras legacy-keras "
+    "(tensorflow-estimator 2.15.0 and tf-keras)"
+)
+
+# Where Estimator code goes on the modern target: tensorflow-estimator's v1 API on every supported TF.
+TF1CLIP_ESTIMATOR = "tf1clip.estimator"
+
+# TF 1 names of the Estimator API (the v1 API) -> the prefix they become on the modern target.
+ESTIMATOR_PREFIXES = ("tf.estimator", "tf.compat.v1.estimator")
+
+# tf.contrib.tpu members that tensorflow-estimator's v1 API keeps under estimator.tpu.
+CONTRIB_TPU_ESTIMATOR = ("TPUEstimator", "TPUEstimatorSpec", "RunConfig", "TPUConfig", "InputPipelineConfig")
 
 # tf_upgrade_v2 (TF 2.15) sends a canned estimator to tf.compat.v1.estimator when the call passes one of
 # these arguments (v2 canned estimators take only Keras optimizers); ``True``: it also sets the v1
