@@ -38,7 +38,7 @@ setup(
     extras_require={
         "cpu": ["tensorflow-cpu>=2.15"],
         "tf": ["tensorflow>=2.15"],
-        "estimator": ["tensorflow-cpu>=2.15,<2.16", "tensorflow-estimator>=2.15,<2.16"],
+        "estimator": ["tensorflow-estimator==2.15.0"],
         "slim": ["tf-slim>=1.1"],
         # tensorflow-hub 0.16 requires tf-keras, which requires the `tensorflow` build: a second TensorFlow.
         "gan": ["tensorflow-gan==2.1.0", "tensorflow-hub>=0.12,<0.16"],

@@ -17,6 +17,7 @@ _CPUS = tf.config.list_physical_devices("CPU")
 tf.config.set_logical_device_configuration(_CPUS[0], [tf.config.LogicalDeviceConfiguration()] * 2)
 
 import tf1clip  # noqa: E402  (after the device configuration)
+from tf1clip import estimator as est  # noqa: E402
 
 v1 = tf.compat.v1
 v1.logging.set_verbosity(v1.logging.ERROR)
@@ -34,9 +35,9 @@ def _train(batches_x, batches_y, strategy=None):
     def input_fn():
         return tf.data.Dataset.from_tensor_slices(({"x": batches_x}, batches_y))
 
-    config = v1.estimator.RunConfig(train_distribute=strategy, tf_random_seed=1)
+    config = est.RunConfig(train_distribute=strategy, tf_random_seed=1)
     optimizer = tf1clip.clip_gradients_by_norm(v1.train.GradientDescentOptimizer(LR), CLIP)
-    estimator = v1.estimator.LinearRegressor(
+    estimator = est.LinearRegressor(
         [tf.feature_column.numeric_column("x", shape=[2])],
         model_dir=tempfile.mkdtemp(),
         optimizer=optimizer,

@@ -111,3 +111,13 @@ def test_optimizer_learning_rate_is_the_constructor_argument():
         assert _tf.optimizer_learning_rate(opt) == 0.25
     assert _tf.optimizer_learning_rate(tf.compat.v1.train.RMSPropOptimizer(0.5)) == 0.5
     assert _tf.optimizer_learning_rate(object()) is None
+
+
+def test_tf_export_module_builds_an_estimator_style_exporter():
+    tf_export = _tf.tf_export_module()
+    attributes = tf_export.API_ATTRS[tf_export.TENSORFLOW_API_NAME]
+    assert attributes.names == "_tf_api_names" and tf_export.API_ATTRS_V1[tf_export.TENSORFLOW_API_NAME].names == (
+        "_tf_api_names_v1"
+    )
+    assert issubclass(tf_export.api_export, object) and callable(tf_export.api_export("a.b"))
+    assert _tf.version_tuple("2.21.0rc1") == (2, 21)

@@ -787,25 +787,6 @@ def test_safety_mode_keeps_v1_api_and_still_rewrites_contrib(tmp_path):
     )
 
 
-def test_tf_estimator_is_reported_as_removed_once_per_file_with_its_lines(tmp_path):
-    source = (
-        "import tensorflow as tf\nest = tf.estimator.Estimator(model_fn)\n"
-        "spec = tf.estimator.EstimatorSpec(mode, loss=l)\nkeys = tf.estimator.ModeKeys\n"
-    )
-    status, _, report = _convert(source, tmp_path)
-    assert status == 1
-    errors = [line for line in report.splitlines() if "old.py:" in line and ": ERROR: " in line]
-    assert len(errors) == 1, report
-    assert (
-        "old.py:2:6: ERROR: tf.estimator was removed in TensorFlow 2.16 (used here: tf.estimator.Estimator, "
-        in errors[0]
-    )
-    assert (
-        "tf.estimator.Estimator, line 2; tf.estimator.EstimatorSpec, line 3; tf.estimator.ModeKeys, line 4)"
-        in errors[0]
-    )
-
-
 def test_identical_errors_are_merged_and_different_ones_kept():
     from tf1clip.upgrade import _convert
     from tf1clip.upgrade import LogEntry
@@ -824,6 +805,12 @@ def test_identical_errors_are_merged_and_different_ones_kept():
         LogEntry("ERROR", 5, 2, "B."),
         LogEntry("WARNING", 8, 0, "A."),
     ]
+
+
+def test_tf_estimator_becomes_tf1clip_estimator(tmp_path):
+    status, new, report = _convert("import tensorflow as tf\nest = tf.estimator.Estimator(model_fn)\n", tmp_path)
+    assert status == 0 and ": ERROR: " not in report
+    assert "est = tf1clip.estimator.Estimator(model_fn)" in new
 
 
 def test_unparsable_file_is_an_error_and_is_left_unchanged(tmp_path):

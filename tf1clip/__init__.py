@@ -98,7 +98,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     )
 
 
-_SUBMODULES = ("adaptive", "cappers", "clipping", "contrib", "optimizer", "upgrade")
+_SUBMODULES = ("adaptive", "cappers", "clipping", "contrib", "estimator", "optimizer", "upgrade")
 
 
 def __getattr__(name):

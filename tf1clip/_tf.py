@@ -198,6 +198,17 @@ def optimizer_learning_rate(optimizer):
     return None
 
 
+def tf_export_module():
+    """``tensorflow.python.util.tf_export``: tensorflow-estimator's ``estimator_export`` builds on its
+    ``api_export``, ``API_ATTRS``, ``API_ATTRS_V1`` and ``TENSORFLOW_API_NAME``; TF 2.15 also had
+    ``ESTIMATOR_API_NAME``, which tf1clip.estimator adds back on 2.16+ (``tf1clip._estimator_compat``). Checked on
+    TF 2.15, 2.16, 2.21. Public replacement: none (TensorFlow's API-export machinery).
+    """
+    from tensorflow.python.util import tf_export
+
+    return tf_export
+
+
 # (object or class path, attribute) for every private name above.
 PRIVATE_NAMES = [
     ("tensorflow.compat.v1.train.experimental.MixedPrecisionLossScaleOptimizer", "_doing_dynamic_loss_scaling"),
@@ -217,6 +228,10 @@ PRIVATE_NAMES = [
     ("tensorflow.compat.v1.train.Optimizer", "_resource_apply_dense"),
     ("tensorflow.compat.v1.train.Optimizer", "_apply_sparse"),
     ("tensorflow.compat.v1.train.Optimizer", "_resource_apply_sparse"),
+    ("tensorflow.python.util.tf_export", "api_export"),
+    ("tensorflow.python.util.tf_export", "API_ATTRS"),
+    ("tensorflow.python.util.tf_export", "API_ATTRS_V1"),
+    ("tensorflow.python.util.tf_export", "TENSORFLOW_API_NAME"),
 ]
 
 # (class path, attribute) for the private attributes that instances get in ``__init__``.

@@ -12,8 +12,8 @@ tf_upgrade_v2's conversions, plus: tf.contrib clipping APIs -> tf1clip.contrib,
 the tf-slim family (slim, layers, framework, losses, metrics, training) ->
 tf1clip.contrib (needs pip install 'tf1clip[slim]'), tf.flags/tf.app ->
 tf.compat.v1, contrib rnn cells and mixed precision -> TF 2, graph mode for
-placeholders/Sessions, legacy Keras for tf.layers/rnn_cell, Estimator code for
-TensorFlow 2.15 (--target), and an ERROR naming the successor for every
+placeholders/Sessions, legacy Keras for tf.layers/rnn_cell, Estimator code to
+tf1clip.estimator (or for TF 2.15 natively: --target), and an ERROR naming the successor for every
 tf.contrib symbol that cannot be converted.
 
   tf1clip-upgrade --infile foo.py --outfile bar.py
@@ -108,10 +108,10 @@ def _add_conversion_arguments(p):
         dest="target",
         choices=["auto", "modern", "estimator"],
         default="auto",
-        help="Where the converted code will run. modern: TensorFlow 2.16+ (tf.estimator is "
-        "reported as removed); estimator: TensorFlow 2.15 + tensorflow-estimator (Estimator "
-        "code is converted as TF 2.15's tf_upgrade_v2 does); auto: the one installed here "
-        "(default: %(default)s).",
+        help="Where the converted code will run. modern: TensorFlow 2.16+ (tf.estimator becomes "
+        "tf1clip.estimator, which runs on every supported TensorFlow); estimator: TensorFlow 2.15 + "
+        "tensorflow-estimator natively (Estimator code is converted as TF 2.15's tf_upgrade_v2 does); "
+        "auto: the one installed here (default: %(default)s).",
     )
     p.add_argument(
         "--print_all",

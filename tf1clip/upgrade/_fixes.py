@@ -44,8 +44,14 @@ _TF1CLIP_GRAPH = (
     "gan.gan_train_ops",
     "gan.gan_train",
 )
-# tf1clip.contrib modules built on tf.compat.v1.nn.rnn_cell (Keras 2); legacy_seq2seq builds TF 1 graph code.
-_TF1CLIP_KERAS2 = ("tf1clip.contrib.rnn", "tf1clip.contrib.legacy_seq2seq", "tf1clip.contrib.cudnn_rnn")
+# tf1clip modules built on Keras 2: contrib's on tf.compat.v1.nn.rnn_cell (legacy_seq2seq builds TF 1 graph
+# code too), and the Estimator's canned estimators and feature columns.
+_TF1CLIP_KERAS2 = (
+    "tf1clip.contrib.rnn",
+    "tf1clip.contrib.legacy_seq2seq",
+    "tf1clip.contrib.cudnn_rnn",
+    "tf1clip.estimator",
+)
 _MODE_CALLS = ("disable_eager_execution", "disable_v2_behavior", "enable_eager_execution")
 _LEGACY_KERAS_VAR = "TF_USE_LEGACY_KERAS"
 _NOTEBOOK_NEWLINE = "###==="  # how tensorflow.tools.compatibility.ipynb encodes a newline in a line
@@ -211,6 +217,8 @@ def _tf1clip_import_line(tree, scan, anchor, log):
         parts = use.split(".")
         if len(parts) > 2 and parts[1] == "contrib" and parts[2] in _SEPARATE_MODULES:
             module = "tf1clip.contrib." + parts[2]
+        elif len(parts) > 1 and parts[1] == "estimator":
+            module = "tf1clip.estimator"
         elif len(parts) > 1 and parts[1] == "contrib":
             module = "tf1clip.contrib"
         else:
@@ -269,7 +277,7 @@ def _graph_mode_line(scan, tf_alias, tf_stmt, log):
 
 
 def _estimator_error(uses, log):
-    """One ERROR for the file's tf.estimator uses, at the first, naming each with its line."""
+    """One ERROR for the file's unconverted tf.estimator uses, at the first, naming each with its line."""
     where = {}
     for dotted, node in sorted(uses, key=lambda use: getattr(use[1], "lineno", 0)):
         where.setdefault(dotted, []).append(str(getattr(node, "lineno", 0)))
@@ -277,9 +285,9 @@ def _estimator_error(uses, log):
         log,
         ERROR,
         uses[0][1],
-        "tf.estimator was removed in TensorFlow 2.16 (used here: %s). Estimator code runs on TensorFlow 2.15 "
-        "with tensorflow-estimator: %s, then convert with --target estimator (or port the model "
-        "to a tf.compat.v1 graph and a Session loop)."
+        "tf.estimator was removed in TensorFlow 2.16, and tf1clip-upgrade could not convert these uses (a module "
+        "alias or import; used here: %s): write tf1clip.estimator (tensorflow-estimator 2.15's v1 API on every "
+        "TensorFlow; %s)."
         % (
             "; ".join("%s, line %s" % (name, ", ".join(dict.fromkeys(lines))) for name, lines in where.items()),
             ESTIMATOR_INSTALL,

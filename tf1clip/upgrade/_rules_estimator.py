@@ -33,9 +33,14 @@ def rewrite_mode_key(edits, node, parent, path):
 
 
 def rewrite_estimator(edits, node, parent, name, path):
-    """Converts TF 1 estimator code for the estimator target, as TF 2.15's tf_upgrade_v2 does."""
+    """Converts TF 1 estimator code: to ``tf1clip.estimator`` (modern target), or as TF 2.15's tf_upgrade_v2
+    does (estimator target)."""
+    if path.startswith("tf.contrib.tpu.") and path[len("tf.contrib.tpu.") :] in T.CONTRIB_TPU_ESTIMATOR:
+        home = T.TF1CLIP_ESTIMATOR if edits.target != "estimator" else "tf.compat.v1.estimator"
+        edits.replace(parent, node, home + ".tpu." + path[len("tf.contrib.tpu.") :])
+        return True
     if edits.target != "estimator":
-        return False
+        return _to_tf1clip_estimator(edits, node, parent, name, path)
     if path.startswith("tf.contrib.estimator."):
         member = path[len("tf.contrib.estimator.") :]
         if member in T.CONTRIB_ESTIMATOR:
@@ -51,6 +56,28 @@ def rewrite_estimator(edits, node, parent, name, path):
     if member in T.CANNED_ESTIMATORS and isinstance(parent, ast.Call) and parent.func is node:
         _canned_estimator(edits, node, parent, name, member)
         return True
+    return False
+
+
+def _to_tf1clip_estimator(edits, node, parent, name, path):
+    """``tf.estimator.X`` (TF 1's, the v1 API) and ``tf.contrib.estimator``'s moved members ->
+    ``tf1clip.estimator.X``, which is that API on every supported TensorFlow."""
+    if path.startswith("tf.contrib.estimator."):
+        moved = T.CONTRIB_ESTIMATOR.get(path[len("tf.contrib.estimator.") :])
+        if moved is None:
+            return False
+        edits.replace(parent, node, T.TF1CLIP_ESTIMATOR + moved[len("tf.estimator") :])
+        return True
+    for prefix in T.ESTIMATOR_PREFIXES:
+        if path == prefix or path.startswith(prefix + "."):
+            if name.split(".")[0] != "tf" or not name.startswith(prefix):
+                return False  # an alias bound by an import: reported where it is used
+            depth = len(path.split(".")) - len(prefix.split("."))
+            sub, sub_parent = node, parent
+            for _ in range(depth):
+                sub_parent, sub = sub, sub.value
+            edits.replace(sub_parent, sub, T.TF1CLIP_ESTIMATOR)
+            return True
     return False
 
 

@@ -90,6 +90,11 @@ def _new_home(edits, node, path, alias):
     """``(module, alias)`` that replaces the imported ``alias`` of contrib ``path``, or None."""
     if path in T.PREFIX_RENAMES:
         return tf_module(T.PREFIX_RENAMES[path].rpartition(".")[0]), ast.alias(name=alias.name, asname=alias.asname)
+    if edits.target != "estimator" and alias.name != "*":
+        for prefix in T.ESTIMATOR_PREFIXES:
+            if path == prefix or path.startswith(prefix + "."):
+                module, _, name = (T.TF1CLIP_ESTIMATOR + path[len(prefix) :]).rpartition(".")
+                return module, ast.alias(name=name, asname=alias.asname)
     rnn = T.rnn_target(path)
     if rnn is not None:
         module, _, name = rnn.rpartition(".")

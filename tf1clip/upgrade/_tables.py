@@ -362,14 +362,13 @@ SUCCESSORS = {
     "tf.contrib.tpu": "use tf.compat.v1.tpu and tf.distribute.TPUStrategy",
     "tf.contrib.learn": "nothing maintained replaces it: build the model in a tf.compat.v1 graph and train "
     "it with a Session loop (or port it to tf.keras)",
-    "tf.contrib.learn.Estimator": "use tf.estimator.Estimator (model_fn returning tf.estimator.EstimatorSpec; "
-    "TensorFlow 2.15 with tensorflow-estimator)",
+    "tf.contrib.learn.Estimator": "use tf.estimator.Estimator (tf1clip.estimator.Estimator on TensorFlow 2.16+), "
+    "with a model_fn returning EstimatorSpec",
     "tf.contrib.learn.Experiment": "use tf.estimator.train_and_evaluate with tf.estimator.TrainSpec and EvalSpec",
     "tf.contrib.learn.learn_runner": "use tf.estimator.train_and_evaluate with tf.estimator.TrainSpec and EvalSpec",
     "tf.contrib.learn.models": "build the model with tf.compat.v1.layers or tf.keras; the canned estimators "
     "are tf.estimator's (DNNClassifier, LinearRegressor ...)",
-    "tf.contrib.estimator": "tf.estimator needs TensorFlow 2.15 with tensorflow-estimator "
-    "(pip install 'tf1clip[estimator]', Python <= 3.11); convert with --target estimator",
+    "tf.contrib.estimator": "tf1clip.estimator (tensorflow-estimator 2.15's API) has no such name",
     "tf.contrib.opt": "tf1clip.contrib.opt does not provide it (see its list in the tf1clip docs); use a "
     "tf.compat.v1.train optimizer (or tf.keras.optimizers, e.g. AdamW) instead",
     "tf.contrib.distributions": "use the tensorflow-probability package (tfp.distributions)",
@@ -438,7 +437,19 @@ MODE_KEYS = {
     "tf.estimator.ModeKeys": {"TRAIN": "train", "EVAL": "eval", "PREDICT": "infer"},
 }
 
-ESTIMATOR_INSTALL = "pip install 'tf1clip[estimator]' (TensorFlow 2.15 + tensorflow-estimator 2.15, Python <= 3.11)"
+ESTIMATOR_INSTALL = (
+    "python3 -m pip install 'tf1clip[estimator]' && python3 -m tf1clip.install_extras legacy-keras "
+    "(tensorflow-estimator 2.15.0 and tf-keras)"
+)
+
+# Where Estimator code goes on the modern target: tensorflow-estimator's v1 API on every supported TF.
+TF1CLIP_ESTIMATOR = "tf1clip.estimator"
+
+# TF 1 names of the Estimator API (the v1 API) -> the prefix they become on the modern target.
+ESTIMATOR_PREFIXES = ("tf.estimator", "tf.compat.v1.estimator")
+
+# tf.contrib.tpu members that tensorflow-estimator's v1 API keeps under estimator.tpu.
+CONTRIB_TPU_ESTIMATOR = ("TPUEstimator", "TPUEstimatorSpec", "RunConfig", "TPUConfig", "InputPipelineConfig")
 
 # tf_upgrade_v2 (TF 2.15) sends a canned estimator to tf.compat.v1.estimator when the call passes one of
 # these arguments (v2 canned estimators take only Keras optimizers); ``True``: it also sets the v1
