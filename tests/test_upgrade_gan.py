@@ -30,7 +30,7 @@ def _issues(result, severity="ERROR"):
         (
             "import tensorflow as tf\ntfgan = tf.contrib.gan\nm = tfgan.gan_model(g, d, x, z)\n",
             "import tensorflow as tf\nimport tf1clip.contrib\n"
-            "tf.compat.v1.disable_eager_execution()  # tf1clip-upgrade: TF 1 graph code needs graph mode\n"
+            "tf.compat.v1.disable_v2_behavior()  # tf1clip-upgrade: TF 1 graph code needs TF 1 behavior\n"
             "tfgan = tf1clip.contrib.gan\nm = tfgan.gan_model(g, d, x, z)\n",
         ),
         (

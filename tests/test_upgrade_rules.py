@@ -256,7 +256,7 @@ def test_contrib_rnn_names_tf1clip_recreates_go_to_tf1clip_in_every_spelling():
         "import tensorflow as tf",
         "import tf1clip.contrib.cudnn_rnn",
         "import tf1clip.contrib.legacy_seq2seq",
-        "tf.compat.v1.disable_eager_execution()  # tf1clip-upgrade: TF 1 graph code needs graph mode",
+        "tf.compat.v1.disable_v2_behavior()  # tf1clip-upgrade: TF 1 graph code needs TF 1 behavior",
         "from tf1clip.contrib import legacy_seq2seq",
         "from tf1clip.contrib.rnn import LSTMBlockCell",
         "from tensorflow.compat.v1.nn.rnn_cell import GRUCell",

@@ -133,7 +133,7 @@ def test_every_tf_slim_family_name_is_routed_in_every_spelling(spelling):
     assert [line for line, want in zip(calls, expected) if line != want] == []
     assert len(calls) == len(expected)
     namespace = {}
-    runnable = [line for line in result.text.splitlines() if "disable_eager_execution" not in line]
+    runnable = [line for line in result.text.splitlines() if "disable_v2_behavior" not in line]
     exec(compile("\n".join(runnable), "<converted %s>" % spelling, "exec"), namespace)  # noqa: S102
     wrong = [CASES[index] for index in _cases(spelling) if namespace["v%d" % index] is not _resolve(CASES[index][2])]
     assert wrong == []
