@@ -413,3 +413,25 @@ def test_v1_behaviour_sparse_gradients_stay_sparse(v1_behaviour):
     _close(row, plain_row)
     _close(no_shape_row, plain_row)
     _close(plain_row, [0.9, 0.9])
+
+
+@pytest.mark.parametrize("limit, applied", [(2, True), (1, False)])
+def test_drop_stale_gradient_counts_the_steps_between_compute_and_apply(graph, limit, applied):
+    # Another worker's 2 steps land between this worker's compute_gradients and
+    # apply_gradients: staleness 2 is accepted with limit 2, dropped with limit 1.
+    global_step = v1.train.get_or_create_global_step()
+    w = v1.get_variable("w", initializer=tf.constant([1.0, 2.0]))
+    opt = copt.DropStaleGradientOptimizer(v1.train.GradientDescentOptimizer(0.5), limit)
+    ((grad, var),) = opt.compute_gradients(tf.reduce_sum(w * w), var_list=[w])
+    with tf.control_dependencies([grad]):
+        others = v1.assign_add(global_step, 2)
+    with tf.control_dependencies([others]):
+        grad = tf.identity(grad)
+    train = opt.apply_gradients([(grad, var)], global_step=global_step)
+    counter = [v for v in v1.global_variables() if v.op.name == "stale_counter"][0]
+    with v1.Session() as sess:
+        sess.run(v1.global_variables_initializer())
+        sess.run(train)
+        _close(sess.run(w), [0.0, 0.0] if applied else [1.0, 2.0])
+        assert sess.run(global_step) == (3 if applied else 2)
+        assert sess.run(counter) == (0.0 if applied else 1.0)

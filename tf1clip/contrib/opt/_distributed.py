@@ -399,8 +399,8 @@ class ModelAverageOptimizer(tf.compat.v1.train.Optimizer):
     ``get_init_op()`` itself to start from the global variables).
 
     Differences from TF 1.15 (fixes): works with resource variables (contrib
-    raised "Unknown local variable type!" for anything but reference
-    variables); ``apply_gradients`` accepts any iterable of pairs.
+    called ``var._ref()``: ``AttributeError`` for a ``ResourceVariable``) and
+    with control flow v2; ``apply_gradients`` accepts any iterable of pairs.
 
     Args:
       opt: the ``tf.compat.v1.train.Optimizer`` instance updating the local variables.
