@@ -43,6 +43,9 @@ def _checks():
         "no_decoder_inputs": lambda: legacy_seq2seq.attention_decoder([], None, tf.zeros([2, 3, 4]), rnn.GRUCell(2)),
         "core_alias": lambda: rnn.LSTMCell is v1.nn.rnn_cell.LSTMCell and rnn.static_rnn is v1.nn.static_rnn,
         "not_recreated": lambda: rnn.NASCell,
+        "all_resolve": lambda: sorted(
+            m.__name__ + "." + n for m in (rnn, legacy_seq2seq, cudnn_rnn) for n in m.__all__ if getattr(m, n) is None
+        ),
     }
     found = {}
     for label, call in calls.items():

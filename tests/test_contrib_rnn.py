@@ -78,6 +78,7 @@ CHECKS = {
     "no_decoder_inputs": r"ValueError: Must provide at least 1 input to attention decoder",
     "core_alias": r"True",
     "not_recreated": r"AttributeError: module 'tf1clip.contrib.rnn' has no attribute 'NASCell'",
+    "all_resolve": r"\[\]$",  # every name in the three modules' __all__ resolves
 }
 
 
