@@ -55,6 +55,13 @@ def _filter_stderr():
     atexit.register(stop)
 
 
+def steps_from_command_line(doc, default):
+    """Parses ``--steps``; ``--help`` shows ``doc`` and the default (and exits before TensorFlow is imported)."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=HelpFormatter)
+    parser.add_argument("--steps", type=int, default=default, help="training steps")
+    return parser.parse_args().steps
+
+
 def without_startup_noise(text):
     """``text`` without TensorFlow's INFO/WARNING start-up lines."""
     return "".join(line for line in text.splitlines(keepends=True) if not _NOISE.match(line))

@@ -5,9 +5,7 @@ It has the three kinds of gradient real models produce: dense (the layers), spar
 not reach, which breaks the hand-written recipes that call ``tf.clip_by_*`` on it).
 """
 
-import argparse
-
-import _cli  # before TensorFlow: quiets its start-up logging
+import _cli  # noqa: F401  (before TensorFlow: quiets its start-up logging)
 import numpy as np
 import tensorflow as tf
 
@@ -80,10 +78,3 @@ def introduce(doc, log=print):
         "Model: a small regression net whose gradients are dense (layers), sparse "
         "(embedding lookup) and None (an unused variable); loss: mean squared error."
     )
-
-
-def steps_from_command_line(doc, default):
-    """Parses ``--steps``; ``--help`` shows ``doc`` and the default."""
-    parser = argparse.ArgumentParser(description=doc, formatter_class=_cli.HelpFormatter)
-    parser.add_argument("--steps", type=int, default=default, help="training steps")
-    return parser.parse_args().steps

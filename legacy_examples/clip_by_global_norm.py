@@ -7,7 +7,11 @@ float16/float32 lists. ``tf1clip.clip_by_global_norm`` works on the pairs direct
 returns the pre-clip norm for logging.
 """
 
-import _cli  # noqa: F401  (before TensorFlow: quiets its start-up logging)
+import _cli  # before TensorFlow: quiets its start-up logging
+
+if __name__ == "__main__":
+    STEPS = _cli.steps_from_command_line(__doc__, 200)  # --help exits here, before TensorFlow loads
+
 import _toy
 import tensorflow as tf
 
@@ -31,6 +35,5 @@ def main(steps=200, log=print):
 
 
 if __name__ == "__main__":
-    steps = _toy.steps_from_command_line(__doc__, 200)
     v1.disable_eager_execution()
-    main(steps)
+    main(STEPS)

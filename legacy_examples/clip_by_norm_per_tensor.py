@@ -7,7 +7,11 @@ tensor. Per-tensor clipping changes the direction of the update; prefer the glob
 norm unless you rely on these numbers.
 """
 
-import _cli  # noqa: F401  (before TensorFlow: quiets its start-up logging)
+import _cli  # before TensorFlow: quiets its start-up logging
+
+if __name__ == "__main__":
+    STEPS = _cli.steps_from_command_line(__doc__, 200)  # --help exits here, before TensorFlow loads
+
 import _toy
 import tensorflow as tf
 
@@ -30,6 +34,5 @@ def main(steps=200, log=print):
 
 
 if __name__ == "__main__":
-    steps = _toy.steps_from_command_line(__doc__, 200)
     v1.disable_eager_execution()
-    main(steps)
+    main(STEPS)

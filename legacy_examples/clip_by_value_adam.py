@@ -6,7 +6,11 @@ The classic TF1 answer was
 ``tf1clip.clip_by_value`` passes ``None`` through and keeps sparse gradients sparse.
 """
 
-import _cli  # noqa: F401  (before TensorFlow: quiets its start-up logging)
+import _cli  # before TensorFlow: quiets its start-up logging
+
+if __name__ == "__main__":
+    STEPS = _cli.steps_from_command_line(__doc__, 200)  # --help exits here, before TensorFlow loads
+
 import _toy
 import tensorflow as tf
 
@@ -29,6 +33,5 @@ def main(steps=200, log=print):
 
 
 if __name__ == "__main__":
-    steps = _toy.steps_from_command_line(__doc__, 200)
     v1.disable_eager_execution()
-    main(steps)
+    main(STEPS)

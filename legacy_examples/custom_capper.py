@@ -5,7 +5,11 @@ each gradient at its variable's own scale, then the global norm; ``tf1clip.chain
 composes the two and ``tf1clip.transform_gradients`` runs them inside the optimizer.
 """
 
-import _cli  # noqa: F401  (before TensorFlow: quiets its start-up logging)
+import _cli  # before TensorFlow: quiets its start-up logging
+
+if __name__ == "__main__":
+    STEPS = _cli.steps_from_command_line(__doc__, 200)  # --help exits here, before TensorFlow loads
+
 import _toy
 import tensorflow as tf
 
@@ -38,6 +42,5 @@ def main(steps=200, log=print):
 
 
 if __name__ == "__main__":
-    steps = _toy.steps_from_command_line(__doc__, 200)
     v1.disable_eager_execution()
-    main(steps)
+    main(STEPS)

@@ -9,7 +9,11 @@ becomes the code below. As in contrib, the clipping is by the GLOBAL norm of all
 gradients, and checkpoints keep the unwrapped optimizer's variable names.
 """
 
-import _cli  # noqa: F401  (before TensorFlow: quiets its start-up logging)
+import _cli  # before TensorFlow: quiets its start-up logging
+
+if __name__ == "__main__":
+    STEPS = _cli.steps_from_command_line(__doc__, 200)  # --help exits here, before TensorFlow loads
+
 import _toy
 import tensorflow as tf
 
@@ -35,6 +39,5 @@ def main(steps=200, log=print):
 
 
 if __name__ == "__main__":
-    steps = _toy.steps_from_command_line(__doc__, 200)
     v1.disable_eager_execution()
-    main(steps)
+    main(STEPS)

@@ -4,7 +4,11 @@ The tf1clip functions take the same ``(gradient, variable)`` pairs in eager mode
 inside ``tf.function``, so the training step reads like the TF1 one.
 """
 
-import _cli  # noqa: F401  (before TensorFlow: quiets its start-up logging)
+import _cli  # before TensorFlow: quiets its start-up logging
+
+if __name__ == "__main__":
+    STEPS = _cli.steps_from_command_line(__doc__, 200)  # --help exits here, before TensorFlow loads
+
 import _toy
 import numpy as np
 import tensorflow as tf
@@ -48,4 +52,4 @@ def main(steps=200, log=print):
 
 
 if __name__ == "__main__":
-    main(_toy.steps_from_command_line(__doc__, 200))
+    main(STEPS)

@@ -130,6 +130,24 @@ def test_help_lists_the_defaults(script, monkeypatch, capsys):
     assert "default: 300" in out or "default: 200" in out
 
 
+@pytest.mark.parametrize("script", RECIPES)
+def test_recipe_help_needs_no_tensorflow(script, tmp_path):
+    """``--help`` parses before TensorFlow is imported: it works with a TensorFlow that cannot be imported."""
+    fake = tmp_path / "tensorflow"
+    fake.mkdir()
+    (fake / "__init__.py").write_text("raise ImportError('TensorFlow must not be imported for --help')\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), ROOT]))
+    proc = subprocess.run(
+        [sys.executable, os.path.join(EXAMPLES, script + ".py"), "--help"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "--steps STEPS" in proc.stdout and "default: 200" in proc.stdout
+
+
 def test_an_example_run_prints_no_tensorflow_startup_lines():
     env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
     env.pop("TF_CPP_MIN_LOG_LEVEL", None)
