@@ -46,7 +46,7 @@ def test_program_matches_tensorflow_1_15(oracle, program, run, reference):
             stacklevel=1,
         )
     assert not mismatches, "\n".join(
-        "%s: TF 1.15 %s, got %s" % (k, harness._short(w), harness._short(g)) for k, w, g in mismatches
+        "%s: TF 1.15 %s, got %s" % (k, harness.short(w), harness.short(g)) for k, w, g in mismatches
     )
 
 

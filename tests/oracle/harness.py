@@ -365,7 +365,7 @@ def check(name, runs, run, reference):
     return None, mismatches, unstable
 
 
-def _short(value, n=120):
+def short(value, n=120):
     text = json.dumps(value) if not isinstance(value, str) else value
     return text if len(text) <= n else text[: n - 3] + "..."
 
@@ -383,7 +383,7 @@ def report(results):
             if error:
                 lines.append("    " + error.strip().splitlines()[-1])
             for k, want, got in mismatches[:6]:
-                lines.append("    %s: TF 1.15 %s, got %s" % (k, _short(want), _short(got)))
+                lines.append("    %s: TF 1.15 %s, got %s" % (k, short(want), short(got)))
             for k in unstable[:6]:
                 lines.append("    unstable: %s" % k)
     return "\n".join(lines)
