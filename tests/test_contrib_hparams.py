@@ -16,7 +16,11 @@ import hparams_cases  # noqa: E402
 with open(os.path.join(ORACLE, "hparams_tf115.json")) as f:
     REFERENCE = json.load(f)["cases"]
 
-NAMESPACE = {"HParams": tf1clip.contrib.training.HParams, "parse_values": _hparams.parse_values}
+NAMESPACE = {
+    "HParams": tf1clip.contrib.training.HParams,
+    "parse_values": _hparams.parse_values,
+    "HParamDef": _hparams.HParamDef,
+}
 
 
 def test_reference_covers_every_case_and_has_both_outcomes():
@@ -36,6 +40,8 @@ def test_exported_from_contrib_training():
     assert tf1clip.contrib.training.HParams is _hparams.HParams
 
 
-def test_hparam_def_proto_is_not_supported_and_says_what_to_use():
-    with pytest.raises(NotImplementedError, match=r"HParamDef.*keyword arguments or from JSON"):
-        _hparams.HParams(hparam_def=b"\n\x00")
+def test_hparam_def_must_be_the_proto_and_serializes_like_tf115():
+    with pytest.raises(TypeError, match=r"`hparam_def` must be an HParamDef protocol buffer.*received 1 of type int"):
+        _hparams.HParams(hparam_def=1)
+    proto = _hparams.HParamDef.FromString(bytes.fromhex(hparams_cases.TF115_HPARAM_DEF))
+    assert _hparams.HParams(hparam_def=proto).to_proto() == proto

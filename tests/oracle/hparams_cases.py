@@ -13,6 +13,12 @@ import sys
 
 import numpy as np
 
+# HParams(a=[1, 2], b=3.5, c=True, d="hi", e=["x", "y"], f=[0.5], g=[True, False], i=7).to_proto() on TF 1.15.
+TF115_HPARAM_DEF = (
+    "0a0d0a016612082a060a040000003f0a070a0163120238010a0b0a0167120642040a0201000a0a0a0162120515000060400a"
+    "090a016412041a0268690a0d0a0165120832060a01780a01790a0b0a0161120622040a0201020a070a016912020807"
+)
+
 BASE = "hp = HParams(lr=0.1, steps=100, name='adam', use_bn=True, layers=[64, 32], rates=[0.5, 0.25], tags=['a', 'b'], flags=[True, False], nothing=None)\n"
 
 CASES = {
@@ -125,12 +131,25 @@ CASES = {
     "str": BASE + "out = str(hp)",
     "repr": BASE + "out = repr(hp)",
     "attribute_set_directly": BASE + "hp.lr = 'fast'\nout = hp.values()['lr']",
+    # the HParamDef proto
+    "proto_none_unsupported": BASE + "hp.to_proto()\nout = 1",
+    "proto_roundtrip": BASE + "hp.del_hparam('nothing')\nh2 = HParams(hparam_def=hp.to_proto())\n"
+    "out = sorted(h2.values().items())",
+    "proto_from_proto_types": "h = HParams(a=1, b=2.5, c='x', d=False, e=[True], f=[b'y'])\n"
+    "h2 = HParams.from_proto(h.to_proto())\nout = sorted((k, v, type(v).__name__) for k, v in h2.values().items())",
+    "proto_bool_parsed": "h = HParams(use_gpu=True)\nh.parse('use_gpu=0')\nh2 = HParams(hparam_def=h.to_proto())\n"
+    "out = (h2.use_gpu, type(h2.use_gpu).__name__)",
+    "proto_and_kwargs": "h = HParams(a=1)\nHParams(hparam_def=h.to_proto(), b=2)\nout = 1",
+    "proto_fields": "h = HParams(a=1, b=[2.0], c='x')\np = h.to_proto()\n"
+    "out = sorted((k, v.WhichOneof('kind')) for k, v in p.hparam.items())",
+    "proto_serialized_tf115": "p = HParamDef.FromString(bytes.fromhex(TF115_HPARAM_DEF))\n"
+    "out = sorted(HParams(hparam_def=p).values().items())",
 }
 
 
 def run_case(namespace, code):
     """Runs ``code`` with ``namespace`` (``HParams``, ``parse_values``); returns its JSON-able record."""
-    scope = dict(namespace, np=np)
+    scope = dict(namespace, np=np, TF115_HPARAM_DEF=TF115_HPARAM_DEF)
     try:
         exec(code, scope)  # noqa: S102 - the cases above
     except Exception as e:  # noqa: BLE001 - the error is the record
@@ -145,7 +164,13 @@ if __name__ == "__main__":
     import tensorflow as tf
     from tensorflow.contrib.training.python.training import hparam
 
-    namespace = {"HParams": tf.contrib.training.HParams, "parse_values": hparam.parse_values}
+    from tensorflow.contrib.training.python.training import hparam_pb2
+
+    namespace = {
+        "HParams": tf.contrib.training.HParams,
+        "parse_values": hparam.parse_values,
+        "HParamDef": hparam_pb2.HParamDef,
+    }
     results = {name: run_case(namespace, code) for name, code in sorted(CASES.items())}
     json.dump({"tensorflow": tf.__version__, "cases": results}, sys.stdout, indent=1, sort_keys=True)
     sys.stdout.write("\n")

@@ -3,12 +3,15 @@
 ``DELEGATES`` maps each ``tf1clip.contrib.gan`` namespace to the TF-GAN
 module whose public names it stands for; ``tf1clip-upgrade`` mirrors it.
 
-Nothing here imports TF-GAN before a delegated name is used. Then ``load``
-imports it and ``apply`` patches it once (``PATCHES``, docs/gan.rst). The
-patches only rebind module globals of TF-GAN's own modules (``tf`` and
-``inspect``) to stand-in modules that forward to the originals and add what
-TensorFlow 2.16+ and Python 3.11 removed; TensorFlow and code that does not use
-TF-GAN are left as they are.
+Nothing here imports TF-GAN before a delegated name is used. Then ``apply``
+imports it once, through ``_GanFinder``, and patches it (``PATCHES``,
+docs/gan.rst). Only TF-GAN's own modules see a difference: while they load,
+their ``import`` statements give stand-ins for ``tensorflow`` (with
+``estimator`` where TF 2.16+ lacks it), ``tensorflow_hub`` and
+``tensorflow_probability`` (imported on first use); afterwards their global
+``inspect`` gets ``getargspec`` back on Python 3.11+. Each stand-in forwards to
+the original module. TensorFlow and code that does not use TF-GAN are left as
+they are.
 """
 
 import builtins

@@ -3,17 +3,80 @@
 TF 2 dropped ``HParams`` with ``tf.contrib``; this module re-creates TF 1.15's
 class (``tensorflow/contrib/training/python/training/hparam.py``) in pure
 Python. Behaviour, error types and messages are TF 1.15's, checked against
-TF 1.15 itself (tests/data/hparams_tf115.json). Not re-created: the
-``HParamDef`` protocol buffer (``hparam_def=``, ``to_proto``, ``from_proto``)
-and the ``hparams`` MetaGraph collection, which need TF 1.15's compiled proto.
+TF 1.15 itself (tests/oracle/hparams_tf115.json). ``HParamDef`` is TF 1.15's
+``tensorflow.HParamDef`` message (same fields and numbers, so serialized
+protos move both ways), built at run time in a private descriptor pool. Not
+re-created: the ``hparams`` MetaGraph collection.
 """
 
+import functools
 import json
 import numbers
 import re
 from typing import Any, Callable, Dict, Optional
 
-__all__ = ["HParams", "parse_values"]
+__all__ = ["HParamDef", "HParams", "parse_values"]
+
+
+@functools.lru_cache(maxsize=None)
+def _hparam_def_class() -> Any:
+    from google.protobuf import descriptor_pb2
+    from google.protobuf import descriptor_pool
+    from google.protobuf import message_factory
+
+    f = descriptor_pb2.FieldDescriptorProto
+    proto = descriptor_pb2.FileDescriptorProto(
+        name="tf1clip/contrib/hparam.proto", package="tensorflow", syntax="proto3"
+    )
+    message = proto.message_type.add(name="HParamDef")
+    for name, type_ in (
+        ("BytesList", f.TYPE_BYTES),
+        ("FloatList", f.TYPE_FLOAT),
+        ("Int64List", f.TYPE_INT64),
+        ("BoolList", f.TYPE_BOOL),
+    ):
+        nested = message.nested_type.add(name=name)
+        nested.field.add(name="value", number=1, label=f.LABEL_REPEATED, type=type_)
+    kind = message.nested_type.add(name="HParamType")
+    kind.oneof_decl.add(name="kind")
+    for name, number, type_, type_name in (
+        ("int64_value", 1, f.TYPE_INT64, None),
+        ("float_value", 2, f.TYPE_FLOAT, None),
+        ("bytes_value", 3, f.TYPE_BYTES, None),
+        ("bool_value", 7, f.TYPE_BOOL, None),
+        ("int64_list", 4, f.TYPE_MESSAGE, ".tensorflow.HParamDef.Int64List"),
+        ("float_list", 5, f.TYPE_MESSAGE, ".tensorflow.HParamDef.FloatList"),
+        ("bytes_list", 6, f.TYPE_MESSAGE, ".tensorflow.HParamDef.BytesList"),
+        ("bool_list", 8, f.TYPE_MESSAGE, ".tensorflow.HParamDef.BoolList"),
+    ):
+        field = kind.field.add(name=name, number=number, label=f.LABEL_OPTIONAL, type=type_, oneof_index=0)
+        if type_name:
+            field.type_name = type_name
+    entry = message.nested_type.add(name="HparamEntry")
+    entry.options.map_entry = True
+    entry.field.add(name="key", number=1, label=f.LABEL_OPTIONAL, type=f.TYPE_STRING)
+    entry.field.add(
+        name="value",
+        number=2,
+        label=f.LABEL_OPTIONAL,
+        type=f.TYPE_MESSAGE,
+        type_name=".tensorflow.HParamDef.HParamType",
+    )
+    message.field.add(
+        name="hparam",
+        number=1,
+        label=f.LABEL_REPEATED,
+        type=f.TYPE_MESSAGE,
+        type_name=".tensorflow.HParamDef.HparamEntry",
+    )
+    pool = descriptor_pool.DescriptorPool()
+    pool.Add(proto)
+    return message_factory.GetMessageClass(pool.FindMessageTypeByName("tensorflow.HParamDef"))
+
+
+#: TF 1.15's ``tensorflow.HParamDef`` message class (what ``HParams.to_proto`` returns).
+HParamDef = _hparam_def_class()
+
 
 _PARAM_RE = re.compile(
     r"""
@@ -160,14 +223,15 @@ class HParams:
         hparams.learning_rate  # 0.3
 
     Args:
-      hparam_def: not supported (TF 1.15's ``HParamDef`` proto); must be ``None``.
+      hparam_def: an ``HParamDef`` (``to_proto()``'s result, or TF 1.15's
+        serialized one parsed with ``HParamDef.FromString``) to build from.
       model_structure: stored, returned by ``get_model_structure``.
       **kwargs: the hyperparameters.
 
     Raises:
       ValueError: a reserved name (an existing attribute such as ``values``),
-        an empty list.
-      NotImplementedError: ``hparam_def`` given.
+        an empty list; ``hparam_def`` and keyword arguments together.
+      TypeError: ``hparam_def`` is not an ``HParamDef`` (TF 1.15: ``AssertionError``).
     """
 
     _HAS_DYNAMIC_ATTRIBUTES = True
@@ -176,12 +240,37 @@ class HParams:
         self._hparam_types: Dict[str, Any] = {}
         self._model_structure = model_structure
         if hparam_def:
-            raise NotImplementedError(
-                "HParams(hparam_def=...) needs TF 1.15's HParamDef protocol buffer, which tf1clip does not "
-                "re-create; build HParams from keyword arguments or from JSON (parse_json / to_json)."
-            )
+            self._init_from_proto(hparam_def)
+            if kwargs:
+                raise ValueError("hparam_def and initialization values are mutually exclusive")
+            return
         for name, value in kwargs.items():
             self.add_hparam(name, value)
+
+    def _init_from_proto(self, hparam_def: Any) -> None:
+        proto_class = _hparam_def_class()
+        if not (isinstance(hparam_def, proto_class) or type(hparam_def).__name__ == "HParamDef"):
+            raise TypeError(
+                "`hparam_def` must be an HParamDef protocol buffer (HParams.to_proto() or "
+                "tf1clip.contrib._hparams.HParamDef.FromString(serialized)); received %r of type %s."
+                % (hparam_def, type(hparam_def).__name__)
+            )
+        for name, value in hparam_def.hparam.items():
+            kind = value.WhichOneof("kind")
+            if kind.endswith("_value"):
+                item = getattr(value, kind)
+                values: Any = int(item) if kind.startswith("int64") else item
+                if kind.startswith("bytes"):
+                    values = item.decode("utf-8")
+            else:
+                items = getattr(value, kind).value
+                if kind.startswith("int64"):
+                    values = [int(v) for v in items]
+                elif kind.startswith("bytes"):
+                    values = [v.decode("utf-8") for v in items]
+                else:
+                    values = list(items)
+            self.add_hparam(name, values)
 
     def add_hparam(self, name: str, value: Any) -> None:
         """Adds hyperparameter ``name`` with ``value``; its type is ``type(value)`` (of the first element for a list).
@@ -292,6 +381,43 @@ class HParams:
                 raise ValueError("%s. %s" % (fail_msg, e)) from None
         return getattr(self, key)
 
+    @staticmethod
+    def _get_kind_name(param_type: Any, is_list: bool) -> str:
+        if issubclass(param_type, bool):
+            typename = "bool"
+        elif issubclass(param_type, int):
+            typename = "int64"
+        elif issubclass(param_type, (str, bytes)):
+            typename = "bytes"
+        elif issubclass(param_type, float):
+            typename = "float"
+        else:
+            raise ValueError("Unsupported parameter type: %s" % str(param_type))
+        return typename + ("_list" if is_list else "_value")
+
+    def to_proto(self, export_scope: Any = None) -> Any:
+        """The hyperparameters as an ``HParamDef`` (TF 1.15's proto; ``str`` is stored as UTF-8 ``bytes``).
+
+        Raises:
+          ValueError: a hyperparameter whose type is not ``bool``, ``int``,
+            ``float``, ``str`` or ``bytes`` (a ``None`` value, for example).
+        """
+        hparam_proto = _hparam_def_class()()
+        for name, (param_type, is_list) in self._hparam_types.items():
+            kind = HParams._get_kind_name(param_type, is_list)
+            value = getattr(self, name)
+            if is_list:
+                items = [_as_bytes(v) for v in value] if kind.startswith("bytes") else list(value)
+                getattr(hparam_proto.hparam[name], kind).value.extend(items)
+            else:
+                setattr(hparam_proto.hparam[name], kind, _as_bytes(value) if kind.startswith("bytes") else value)
+        return hparam_proto
+
+    @staticmethod
+    def from_proto(hparam_def: Any, import_scope: Any = None) -> "HParams":
+        """``HParams(hparam_def=hparam_def)``."""
+        return HParams(hparam_def=hparam_def)
+
     def __contains__(self, key: str) -> bool:
         return key in self._hparam_types
 
@@ -300,3 +426,7 @@ class HParams:
 
     def __repr__(self) -> str:
         return "%s(%s)" % (type(self).__name__, str(sorted(self.values().items())))
+
+
+def _as_bytes(value: Any) -> bytes:
+    return value if isinstance(value, bytes) else value.encode("utf-8")
