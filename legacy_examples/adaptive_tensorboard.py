@@ -13,6 +13,18 @@ import argparse
 import tempfile
 
 import _cli
+
+
+def parse_args():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=_cli.HelpFormatter)
+    parser.add_argument("--steps", type=int, default=200, help="training steps")
+    parser.add_argument("--logdir", default=None, help="TensorBoard log directory; None: a new temporary directory")
+    return parser.parse_args()
+
+
+if __name__ == "__main__":
+    ARGS = parse_args()  # --help exits here, before TensorFlow is imported
+
 import _toy
 import tensorflow as tf
 
@@ -58,9 +70,5 @@ def main(steps=200, logdir=None, log=print):
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=_cli.HelpFormatter)
-    parser.add_argument("--steps", type=int, default=200, help="training steps")
-    parser.add_argument("--logdir", default=None, help="TensorBoard log directory; None: a new temporary directory")
-    args = parser.parse_args()
     v1.disable_eager_execution()
-    main(args.steps, args.logdir)
+    main(ARGS.steps, ARGS.logdir)

@@ -20,6 +20,25 @@ import math
 import sys
 
 import _cli
+
+
+def _parser():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=_cli.HelpFormatter)
+    parser.add_argument("--steps", type=int, default=300, help="training steps per run")
+    parser.add_argument("--clip-norm", type=float, default=1.0, help="global-norm limit of the clipped run")
+    parser.add_argument("--learning-rate", type=float, default=0.01, help="MomentumOptimizer learning rate")
+    parser.add_argument(
+        "--plot",
+        metavar="FILE.png",
+        default=None,
+        help="also write a plot of loss and gradient norms per step to this PNG file",
+    )
+    return parser
+
+
+if __name__ == "__main__":
+    _parser().parse_args()  # --help and bad arguments exit here, before TensorFlow is imported
+
 import numpy as np
 import tensorflow as tf
 
@@ -190,16 +209,7 @@ def plot(runs, path, plt=None):
 
 
 def main(argv=None, out=sys.stdout):
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=_cli.HelpFormatter)
-    parser.add_argument("--steps", type=int, default=300, help="training steps per run")
-    parser.add_argument("--clip-norm", type=float, default=1.0, help="global-norm limit of the clipped run")
-    parser.add_argument("--learning-rate", type=float, default=0.01, help="MomentumOptimizer learning rate")
-    parser.add_argument(
-        "--plot",
-        metavar="FILE.png",
-        default=None,
-        help="also write a plot of loss and gradient norms per step to this PNG file",
-    )
+    parser = _parser()
     args = parser.parse_args(argv)
     plt = None
     if args.plot:

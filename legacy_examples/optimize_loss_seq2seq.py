@@ -30,14 +30,6 @@ try:
     import _cli  # noqa: F401  (before TensorFlow: quiets its start-up logging; see _cli.py)
 except ImportError:  # loaded from elsewhere (legacy_examples/ not on sys.path): TensorFlow logs as usual
     pass
-import numpy as np
-import tensorflow as tf
-
-import tf1clip.contrib
-
-v1 = tf.compat.v1
-
-GO = 0  # the decoder's start symbol; digits are 1..VOCAB-1
 
 
 def parse_args(argv=None):
@@ -56,6 +48,19 @@ def parse_args(argv=None):
     parser.add_argument("--summary-every", type=int, default=10, help="write summaries every N steps")
     parser.add_argument("--seed", type=int, default=0, help="random seed")
     return parser.parse_args(argv)
+
+
+if __name__ == "__main__":
+    parse_args(sys.argv[1:])  # --help and bad arguments exit here, before TensorFlow is imported
+
+import numpy as np
+import tensorflow as tf
+
+import tf1clip.contrib
+
+v1 = tf.compat.v1
+
+GO = 0  # the decoder's start symbol; digits are 1..VOCAB-1
 
 
 def make_batch(rng, batch_size, seq_len, vocab):
