@@ -679,7 +679,10 @@ def test_checkpoint_written_here_resumes_on_tf215(tmp_path):
     est.Estimator(_linear_model_fn(_decorated_adam_train_op), model_dir=str(tmp_path), config=_config()).train(
         _constant_input_fn(), steps=2
     )
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "TF1CLIP_TF215_PYTHON")}
+    # TF 2.15 has Keras 2 built in: no TF_USE_LEGACY_KERAS (its interpreter may lack tf-keras).
+    env = {
+        k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "TF1CLIP_TF215_PYTHON", "TF_USE_LEGACY_KERAS")
+    }
     env.update(TF_CPP_MIN_LOG_LEVEL="2", PYTHONPATH=ROOT)
     proc = subprocess.run(
         [_tf215_python(), CHECKPOINT_WORKER, str(tmp_path), "2"],
