@@ -2,8 +2,9 @@
 
 TensorFlow is not a hard install requirement so that users keep whichever
 build they have (``tensorflow``, ``tensorflow-cpu``, a vendor build); pick one
-with an extra: ``cpu``, ``tf`` (the CUDA-enabled build, for GPU machines) or
-``estimator`` (TensorFlow 2.15 + tensorflow-estimator 2.15, Python <= 3.11).
+with an extra: ``cpu`` or ``tf`` (the CUDA-enabled build, for GPU machines).
+``estimator`` adds tensorflow-estimator 2.15.0 (pure Python, no TensorFlow pin)
+for ``tf1clip.estimator`` on TensorFlow 2.15 to newest: ``'.[cpu,estimator]'``.
 ``import tf1clip`` says clearly when TensorFlow is missing or older than 2.15.
 
 There is no ``tf-keras`` extra: tf-keras requires the ``tensorflow`` distribution,

@@ -420,7 +420,8 @@ def test_mirrored_strategy_clips_after_aggregation_like_one_device():
 
 def test_crash_course_example_upgrades_and_matches_numpy(tmp_path):
     """legacy_examples/tf1_inputs/crash_course_estimator.py (TF 1.x) through tf1clip-upgrade's default target (auto):
-    TF 2.15's own Estimator there, tf1clip.estimator on TF 2.16+."""
+    TF 2.15's own Estimator there, tf1clip.estimator on TF 2.16+; against NumPy and, where a TF 1.15
+    interpreter exists, the unchanged program's numbers under TensorFlow 1.15."""
     env = dict(
         os.environ, TF_CPP_MIN_LOG_LEVEL="2", PYTHONPATH=os.pathsep.join([ROOT, os.environ.get("PYTHONPATH", "")])
     )
@@ -470,6 +471,24 @@ def test_crash_course_example_upgrades_and_matches_numpy(tmp_path):
     assert clipped > 50
     np.testing.assert_allclose([result["weight"], result["bias"]], [w, b], rtol=1e-4)
     np.testing.assert_allclose(result["rmse"], np.sqrt(np.mean(np.square(w * x + b - y))), rtol=1e-4)
+
+    oracle = os.environ.get("TF1CLIP_TF115_PYTHON", "/work/venvs/tf115/bin/python")
+    if not os.path.exists(oracle):
+        pytest.skip("matches NumPy; no TensorFlow 1.15 interpreter to compare with (TF1CLIP_TF115_PYTHON)")
+    tf115_env = {k: v for k, v in env.items() if k not in ("TF2_BEHAVIOR", "PYTHONPATH", "TF_USE_LEGACY_KERAS")}
+    original = subprocess.run(
+        [oracle, os.path.join(ROOT, "legacy_examples", "crash_course_estimator.py")],
+        cwd=str(tmp_path),
+        env=tf115_env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert original.returncode == 0, original.stderr[-3000:]
+    (line,) = [l for l in original.stdout.splitlines() if l.startswith("RESULT ")]
+    tf115 = json.loads(line[len("RESULT ") :])
+    for key in ("weight", "bias", "rmse"):  # the unchanged TF 1 program under TensorFlow 1.15 with tf.contrib
+        np.testing.assert_allclose(result[key], tf115[key], rtol=1e-6)
 
 
 # --- hooks, warm start, SavedModel, train_and_evaluate ------------------------------------------------------
@@ -679,7 +698,10 @@ def test_checkpoint_written_here_resumes_on_tf215(tmp_path):
     est.Estimator(_linear_model_fn(_decorated_adam_train_op), model_dir=str(tmp_path), config=_config()).train(
         _constant_input_fn(), steps=2
     )
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "TF1CLIP_TF215_PYTHON")}
+    # TF 2.15 has Keras 2 built in: no TF_USE_LEGACY_KERAS (its interpreter may lack tf-keras).
+    env = {
+        k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "TF1CLIP_TF215_PYTHON", "TF_USE_LEGACY_KERAS")
+    }
     env.update(TF_CPP_MIN_LOG_LEVEL="2", PYTHONPATH=ROOT)
     proc = subprocess.run(
         [_tf215_python(), CHECKPOINT_WORKER, str(tmp_path), "2"],

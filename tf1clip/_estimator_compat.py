@@ -191,8 +191,9 @@ def _patch_tpu_modules() -> bool:
 
 
 def keras_is_legacy() -> bool:
-    """Whether ``tf.keras`` is Keras 2 (tf-keras, or the keras 2.15 package TF 2.15 bundles)."""
-    return not _tf.tf.keras.Model.__module__.startswith("keras.src.")
+    """Whether ``tf.keras`` is Keras 2 (tf-keras, or the keras 2.15 package TF 2.15 comes with)."""
+    package = importlib.import_module(_tf.tf.keras.Model.__module__.split(".")[0])
+    return str(getattr(package, "__version__", "")).startswith("2.")
 
 
 def _patch_legacy_keras() -> bool:

@@ -7,7 +7,7 @@ MIN_TF_VERSION = (2, 15)
 _INSTALL_HINT = (
     "Install a CPU build with: python3 -m pip install 'tensorflow-cpu>=%d.%d' "
     "(or, in a tf1clip checkout: python3 -m pip install '.[cpu]'); "
-    "Estimator code needs TensorFlow 2.15 with tensorflow-estimator 2.15 (the 'estimator' extra)." % MIN_TF_VERSION
+    "Estimator code also needs tensorflow-estimator 2.15 (the 'estimator' extra; tf1clip.estimator)." % MIN_TF_VERSION
 )
 
 try:

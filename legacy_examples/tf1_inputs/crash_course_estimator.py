@@ -3,13 +3,14 @@
 This file is written for TensorFlow 1.x and does NOT run on TensorFlow 2 as it is: it shows what
 tf1clip-upgrade converts. A canned ``tf.estimator.LinearRegressor`` trains with its optimizer wrapped
 in ``tf.contrib.estimator.clip_gradients_by_norm``, on synthetic data (house value against rooms)
-instead of the California housing CSV. Estimator code needs TensorFlow 2.15 with
-tensorflow-estimator 2.15 (Python <= 3.11)::
+instead of the California housing CSV. On any TensorFlow from 2.15 to the newest (the converted file
+uses tf1clip.estimator there, or TF 2.15's own Estimator when that is installed)::
 
-    python3 -m pip install '.[estimator]'
-    tf1clip-upgrade --target estimator --infile legacy_examples/tf1_inputs/crash_course_estimator.py \\
-        --outfile /tmp/crash_course_tf2.py
+    python3 -m pip install '.[cpu,estimator]' && python3 -m tf1clip.install_extras legacy-keras
+    tf1clip-upgrade --infile legacy_examples/tf1_inputs/crash_course_estimator.py --outfile /tmp/crash_course_tf2.py
     python3 /tmp/crash_course_tf2.py
+
+TensorFlow 1.15 runs this file as it is, and prints the same numbers.
 
 It prints the learned weight and bias, the RMSE, and a ``RESULT {...}`` JSON line.
 """
