@@ -296,3 +296,23 @@ def test_not_a_capper_is_refused_naming_the_argument(graph):
         TypeError, match=r"`transform_grads_fn` must be a capper: .*transform_with_state.*received int 3"
     ):
         tf1clip.transform_gradients(v1.train.GradientDescentOptimizer(1.0), 3)
+
+
+def test_sparse_gradients_are_traced_to_their_train_op(graph):
+    """Embedding (IndexedSlices) gradients: each plain call's update goes to the train op applying them."""
+    tables = [v1.Variable(tf.ones([4, 2]), name="table%d" % k) for k in range(2)]
+    ids = v1.placeholder(tf.int32, [None])
+    cappers = [tf1clip.AutoClip(history_size=3, name="sparse%d" % k) for k in range(2)]
+    opt = v1.train.GradientDescentOptimizer(0.1)
+    clipped = []
+    for table, capper in zip(tables, cappers):
+        pairs = opt.compute_gradients(tf.reduce_sum(tf.nn.embedding_lookup(table, ids)), [table])
+        assert isinstance(pairs[0][0], tf.IndexedSlices)
+        clipped.append(capper(pairs))
+    trains = [tf1clip.attach_state_updates(opt.apply_gradients(c)) for c in clipped]
+    with _session() as sess:
+        sess.run(v1.global_variables_initializer())
+        for k in (0, 0, 1, 0):
+            sess.run(trains[k], {ids: [0, 2]})
+        assert sess.run([c.count for c in cappers]) == [3, 1]
+        np.testing.assert_allclose(sess.run(cappers[1].history), [2.0, 0.0, 0.0], rtol=1e-6)
