@@ -1,4 +1,4 @@
-"""How large a gradient may be and still share its norm reduction (``_BATCH_MAX_ELEMENTS``).
+"""How large a gradient may be and still share its norm reduction (``_batching.MAX_ELEMENTS``).
 
 Run from the repository root (about 1 minute per shape set)::
 
@@ -9,7 +9,7 @@ For each set of shapes, 200 variables cycle through the shapes; the measured
 step reads them, multiplies by 2 (the "gradients"), clips, and assigns the
 results to 200 other variables. The step is built once per variant:
 unclipped, and tf1clip's global and per-tensor norm clipping with
-``tf1clip.clipping._BATCH_MAX_ELEMENTS`` set to each limit while the clipping
+``tf1clip._batching.MAX_ELEMENTS`` set to each limit while the clipping
 ops are built (0 = one reduction per tensor, no batching). Variants are timed
 interleaved (best of 4 chunks of 10 steps per round, single-threaded
 Session); the table gives the median over rounds of the time each variant adds
@@ -35,7 +35,7 @@ DEFAULT_SHAPES = [
 def _build(shapes, clip, limit, n_vars):
     import tensorflow as tf
 
-    from tf1clip import clipping
+    from tf1clip import _batching
 
     v1 = tf.compat.v1
     graph = tf.Graph()
@@ -44,12 +44,12 @@ def _build(shapes, clip, limit, n_vars):
         dst = [v1.get_variable("d%d" % i, shapes[i % len(shapes)]) for i in range(n_vars)]
         pairs = [(s * 2.0, d) for s, d in zip(src, dst)]
         if clip is not None:
-            saved = clipping._BATCH_MAX_ELEMENTS
-            clipping._BATCH_MAX_ELEMENTS = limit
+            saved = _batching.MAX_ELEMENTS
+            _batching.MAX_ELEMENTS = limit
             try:
                 pairs = clip(pairs)
             finally:
-                clipping._BATCH_MAX_ELEMENTS = saved
+                _batching.MAX_ELEMENTS = saved
         step = tf.group(*[d.assign(g) for g, d in pairs])
         init = v1.global_variables_initializer()
     sess = v1.Session(
@@ -99,12 +99,12 @@ def main(argv=None):
     parser.add_argument(
         "--limits",
         default="0,256,1024,4096,16384",
-        help="comma-separated _BATCH_MAX_ELEMENTS values (default %(default)s)",
+        help="comma-separated _batching.MAX_ELEMENTS values (default %(default)s)",
     )
     parser.add_argument("--rounds", type=int, default=40)
     args = parser.parse_args(argv)
     limits = [int(x) for x in args.limits.split(",")]
-    print("us added per variable (median over %d rounds), by _BATCH_MAX_ELEMENTS:" % args.rounds)
+    print("us added per variable (median over %d rounds), by _batching.MAX_ELEMENTS:" % args.rounds)
     print("| shapes | clipping | " + " | ".join(str(x) for x in limits) + " |")
     print("|---|---|" + "---|" * len(limits))
     for text in args.shapes or DEFAULT_SHAPES:

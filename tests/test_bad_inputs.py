@@ -118,25 +118,25 @@ CASES = [
         "pair_variable_is_string",
         lambda w, loss, gv: tf1clip.clip_by_global_norm([(gv[0][0], "x")], 1.0),
         TypeError,
-        r"`grads_and_vars\[0\]`: the second item of a pair must be a variable; received str 'x'",
+        r"`grads_and_vars\[0\]`: the second item of a pair must be a variable \(or a Tensor, or None\); received str 'x'",
     ),
     (
         "pair_variable_is_number",
         lambda w, loss, gv: tf1clip.clip_by_norm([(gv[0][0], 3)], 1.0),
         TypeError,
-        r"second item of a pair must be a variable; received int 3",
+        r"second item of a pair must be a variable \(or a Tensor, or None\); received int 3",
     ),
     (
         "pair_variable_in_decorator_apply",
         lambda w, loss, gv: tf1clip.clip_gradients_by_norm(_opt(), 1.0).apply_gradients([(gv[0][0], "x")]),
         TypeError,
-        r"second item of a pair must be a variable; received str 'x'",
+        r"second item of a pair must be a variable \(or a Tensor, or None\); received str 'x'",
     ),
     (
         "pair_variable_in_capper",
         lambda w, loss, gv: tf1clip.AGC()([(gv[0][0], np.zeros(2))]),
         TypeError,
-        r"second item of a pair must be a variable; received ndarray",
+        r"second item of a pair must be a variable \(or a Tensor, or None\); received ndarray",
     ),
     # contrib train-op builders
     (

@@ -301,7 +301,7 @@ def test_create_train_op_errors():
             training.create_train_op(loss, opt, global_step=tf.constant(3, tf.int64))
         with pytest.raises(TypeError, match="must be a Variable or Tensor: 5"):
             training.create_train_op(loss, opt, global_step=5)
-        with pytest.raises(TypeError, match="`transform_grads_fn` must be a callable"):
+        with pytest.raises(TypeError, match="`transform_grads_fn` must be a capper: a callable"):
             training.create_train_op(loss, opt, transform_grads_fn=3)
     with tf.Graph().as_default():
         with pytest.raises(ValueError, match="There are no trainable variables"):

@@ -15,13 +15,13 @@ import pytest
 import tensorflow as tf
 
 import tf1clip
-from tf1clip import clipping
+from tf1clip import _batching, _pairs
 
 v1 = tf.compat.v1
 
 # Two batches whatever the repeat count: kernels with trailing dim 4, and rank-1 biases.
 SMALL = [(3, 4), (5, 4), (4,), (6,)]
-# Over clipping._BATCH_MAX_ELEMENTS: one reduction each.
+# Over _batching.MAX_ELEMENTS: one reduction each.
 LARGE = [(40, 40), (50, 30)]
 # Ops the unclipped step never runs and scalar norm arithmetic; everything else a clip adds.
 SCALAR_MATH = {"AddN", "AddV2", "Minimum", "Reciprocal", "RealDiv", "Sqrt", "Sub"}
@@ -231,14 +231,14 @@ def test_fast_paths_equal_plain_tf_recipes(seed):
     with tf.Graph().as_default(), v1.Session() as sess:
         arrays, pairs = _random_pairs(rng)
         grads = [g for g, _ in pairs if g is not None]
-        up = [tf.cast(clipping._values(g), tf.float32) for g in grads]
+        up = [tf.cast(_pairs.values(g), tf.float32) for g in grads]
         clip_norm = float(rng.choice([0.5, 3.0]))
         ours_global, our_norm = tf1clip.clip_by_global_norm(pairs, clip_norm)
         theirs_global, their_norm = tf.clip_by_global_norm(up, clip_norm)
         ours_each = tf1clip.clip_by_norm(pairs, clip_norm)
         theirs_each = [tf.clip_by_norm(u, clip_norm) for u in up]
         ours_value = tf1clip.clip_by_value(pairs, -0.3, 0.4)
-        theirs_value = [tf.clip_by_value(clipping._values(g), -0.3, 0.4) for g in grads]
+        theirs_value = [tf.clip_by_value(_pairs.values(g), -0.3, 0.4) for g in grads]
         assert isinstance(ours_global[-2][0], tf.IndexedSlices)
         assert isinstance(ours_each[-2][0], tf.IndexedSlices)
         assert ours_global[-1][0] is None and ours_each[-1][0] is None and ours_value[-1][0] is None
@@ -281,7 +281,7 @@ def test_batched_norms_equal_one_reduction_per_tensor(seed, monkeypatch):
         return results, ops
 
     batched, batched_ops = build_and_run()
-    monkeypatch.setattr(clipping, "_BATCH_MAX_ELEMENTS", 0)
+    monkeypatch.setattr(_batching, "MAX_ELEMENTS", 0)
     plain, plain_ops = build_and_run()
     assert "ConcatV2" in batched_ops and "ConcatV2" not in plain_ops
     assert batched["n"] == pytest.approx(plain["n"], rel=1e-6)

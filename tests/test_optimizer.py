@@ -323,7 +323,7 @@ def test_decorators_reject_bad_arguments(graph):
     opt = v1.train.GradientDescentOptimizer(0.1)
     with pytest.raises(ValueError, match=r"`clip_norm` must be > 0 .*received -1\.0"):
         tf1clip.clip_gradients_by_norm(opt, -1.0)
-    with pytest.raises(TypeError, match=r"`transform_grads_fn` must be a callable .*received float 3\.0"):
+    with pytest.raises(TypeError, match=r"`transform_grads_fn` must be a capper: a callable .*received float 3\.0"):
         tf1clip.transform_gradients(opt, 3.0)
     with pytest.raises(TypeError, match=r"`name` must be a non-empty string or None; received int 5"):
         tf1clip.transform_gradients(opt, tf1clip.chain(), name=5)

@@ -8,7 +8,7 @@ by the wrapped optimizer as usual, and how the summed gradients are handed on.
 
 import inspect
 
-from tf1clip import clipping
+from tf1clip import _pairs, _validate
 from tf1clip._tf import tf
 
 
@@ -78,7 +78,7 @@ def _first_replica_only(ctx, pairs):
     out = []
     for grad, var in pairs:
         if grad is not None:
-            with clipping._colocate(grad):
+            with _pairs.colocate(grad):
                 grad = _nothing_like(grad, keep)
         out.append((grad, var))
     return out
@@ -104,13 +104,13 @@ def _check_in_scope(variables, global_step):
         if not isinstance(var, tf.distribute.DistributedValues):
             raise ValueError(
                 "Variable %s was created outside the distribution strategy's scope; "
-                "create every trained variable inside `strategy.scope()`." % clipping._var_name(var)
+                "create every trained variable inside `strategy.scope()`." % _validate.var_name(var)
             )
     if global_step is not None and not isinstance(global_step, tf.distribute.DistributedValues):
         raise ValueError(
             "`global_step` (%s) was created outside the distribution strategy's scope; "
             "create it inside `strategy.scope()` (e.g. "
-            "tf.compat.v1.train.get_or_create_global_step())." % clipping._var_name(global_step)
+            "tf.compat.v1.train.get_or_create_global_step())." % _validate.var_name(global_step)
         )
 
 

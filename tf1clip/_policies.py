@@ -35,7 +35,7 @@ import collections
 
 import numpy as np
 
-from tf1clip import cappers as _cappers
+from tf1clip import _batching, _graphs, _pairs, _state, _validate
 from tf1clip import clipping
 from tf1clip._tf import tf
 
@@ -50,7 +50,7 @@ def _session_graph():
     """True in a Session graph, including a conditional's branch built in one (a
     loss-scale optimizer's), where a gate must not open a graph of its own: a
     cross-replica call in the wrapped optimizer's apply would then fail."""
-    return not tf.executing_eagerly() and _cappers._graph_key() is not _cappers._EAGER
+    return _graphs.in_session_graph()
 
 
 def _switch(pred):
@@ -67,7 +67,7 @@ def _joined_batches(pairs):
     """``(grads, [(batch, values)])``: the present gradients and their norm batches joined
     as ``clipping.global_norm`` joins them (so the same concatenations serve both)."""
     grads = [g for g, _ in pairs if g is not None]
-    return grads, [(batch, clipping._joined_values(grads, batch)) for batch in clipping._batches(grads)]
+    return grads, [(batch, _batching.joined_values(grads, batch)) for batch in _batching.batches(grads)]
 
 
 def _finite_flags(joined):
@@ -80,13 +80,13 @@ def _finite_flags(joined):
         return None
     parts, order = [], []
     for batch, values in batches:
-        with clipping._colocate(values):
+        with _pairs.colocate(values):
             finite = tf.math.is_finite(values)
             if len(batch) == 1:
                 parts.append(tf.reshape(tf.reduce_all(finite), [1]))
             else:
                 rows = tf.cast(tf.reduce_all(finite, axis=list(range(1, values.shape.rank))), tf.int32)
-                parts.append(tf.cast(tf.math.segment_min(rows, clipping._batch_segments(grads, batch)), tf.bool))
+                parts.append(tf.cast(tf.math.segment_min(rows, _batching.segments(grads, batch)), tf.bool))
         order.extend(batch)
     flags = parts[0] if len(parts) == 1 else tf.concat(parts, 0)
     if order != sorted(order):
@@ -108,7 +108,7 @@ class Check(object):
     """Finiteness of the capper's input (and output): fast via norms, exact on demand.
 
     The fast check norms the output too, unless the capper keeps finite values
-    finite (``cappers.keeps_finite``): then a finite input norm already implies a
+    finite (``_state.keeps_finite``): then a finite input norm already implies a
     finite output, and the output is checked exactly only when that norm is not
     finite (a finite input whose global norm overflowed).
     """
@@ -117,7 +117,7 @@ class Check(object):
         self.pairs, self.clipped, self.capper = pairs, clipped, capper
         self.with_output = with_output
         norms = [clipping.global_norm(pairs)]
-        if with_output and not _cappers.keeps_finite(capper):
+        if with_output and not _state.keeps_finite(capper):
             norms.append(clipping.global_norm(clipped))
         self.fast = _all([tf.math.is_finite(n) for n in norms])
         # Joined outside the exact check's gate, the input batches are the norm's own
@@ -138,7 +138,7 @@ class Check(object):
     def messages(self):
         """Per-flag error messages, in the order of ``flags()``."""
         out = [
-            "tf1clip: the gradient of %s holds inf or NaN (on_nonfinite='raise')." % clipping._var_name(v)
+            "tf1clip: the gradient of %s holds inf or NaN (on_nonfinite='raise')." % _validate.var_name(v)
             for g, v in self.pairs
             if g is not None
         ]
@@ -146,7 +146,7 @@ class Check(object):
             out += [
                 "tf1clip: the gradient of %s became inf or NaN in %s although every input "
                 "gradient was finite (on_nonfinite='raise'); a global norm may have overflowed."
-                % (clipping._var_name(v), _cappers._capper_name(self.capper))
+                % (_validate.var_name(v), _state.capper_name(self.capper))
                 for g, v in self.clipped
                 if g is not None
             ]
@@ -170,7 +170,7 @@ def _flag_after(op, value):
 
 
 def _build_updates(train_op, updates):
-    return _cappers._run_after(train_op, updates)
+    return _state.run_after(train_op, updates)
 
 
 class NanPolicy(object):
@@ -308,4 +308,4 @@ def poison(pairs, finite):
     if all(g is None for g, _ in pairs):
         return pairs
     factor = tf.where(finite, tf.constant(1.0), tf.constant(float("nan")))
-    return clipping._scale_pairs(pairs, factor)
+    return _pairs.scale_pairs(pairs, factor)

@@ -76,10 +76,10 @@ def check_pairs(grads_and_vars, arg="grads_and_vars", allow_none_variable=True):
     Gradients that are neither ``None``, a ``Tensor`` nor ``IndexedSlices`` are
     converted with ``tf.convert_to_tensor``. Raises ``TypeError`` naming ``arg``
     for anything that is not an iterable of pairs, for a pair given as
-    ``(variable, gradient)``, for a second item that is not a variable (``None``
-    passes when ``allow_none_variable``: the pair functions never read the
-    variable, and contrib's tests call them with ``(grad, None)``) and for a
-    non-floating gradient.
+    ``(variable, gradient)``, for a second item that is neither a variable nor a
+    ``Tensor`` (``None`` passes when ``allow_none_variable``: the pair functions
+    never read the variable, and contrib's tests call them with ``(grad, None)``
+    and ``(grad, grad)``) and for a non-floating gradient.
     """
     if (
         is_tensor_like(grads_and_vars)
@@ -100,9 +100,10 @@ def check_pairs(grads_and_vars, arg="grads_and_vars", allow_none_variable=True):
                 "`%s[%d]` looks like (variable, gradient): pairs are (gradient, "
                 "variable); received (%s, %s)." % (arg, i, var_name(grad), describe(var))
             )
-        if not (is_variable_like(var) or (var is None and allow_none_variable)):
+        if not (is_variable_like(var) or isinstance(var, tf.Tensor) or (var is None and allow_none_variable)):
             raise TypeError(
-                "`%s[%d]`: the second item of a pair must be a variable; received %s." % (arg, i, describe(var))
+                "`%s[%d]`: the second item of a pair must be a variable (or a Tensor, or None); received %s."
+                % (arg, i, describe(var))
             )
         if grad is not None:
             if not isinstance(grad, (tf.Tensor, tf.IndexedSlices)):
@@ -238,16 +239,6 @@ def check_int(value, arg, low):
     if value < low:
         raise ValueError("`%s` must be >= %d; received %d." % (arg, low, value))
     return int(value)
-
-
-def check_capper(capper, arg):
-    """``capper`` when callable, else ``TypeError`` naming ``arg``."""
-    if not callable(capper):
-        raise TypeError(
-            "`%s` must be a callable taking and returning a list of (gradient, "
-            "variable) pairs; received %s." % (arg, describe(capper))
-        )
-    return capper
 
 
 def check_patterns(patterns, arg):

@@ -14,11 +14,7 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from tf1clip import _norms
-from tf1clip import _pairs
-from tf1clip import _validate
-from tf1clip import cappers as _cappers
-from tf1clip import clipping
+from tf1clip import _graphs, _norms, _pairs, _state, _validate, clipping
 from tf1clip._tf import tf
 
 __all__ = ["AutoClip", "AGC", "ZClip", "NormRecorder"]
@@ -36,6 +32,7 @@ class _StatefulCapper(tf.Module):
             raise ValueError("`name` must be a valid op name such as 'AutoClip'; received %r." % (name,))
         super(_StatefulCapper, self).__init__(name=name)
         self._graph = None
+        self._transforms = _state.OneTransformPerStep()
 
     def _variable(self, attr, initial_value, dtype):
         # The v1 constructor: under a strategy in a Session graph only the
@@ -53,7 +50,7 @@ class _StatefulCapper(tf.Module):
         return var
 
     def _ensure_state(self):
-        graph = _cappers._graph_key()
+        graph = _graphs.graph_key()
         if self._graph is None:
             self._graph = graph
             with tf.init_scope(), self.name_scope:
@@ -70,39 +67,27 @@ class _StatefulCapper(tf.Module):
     def transform_with_state(self, grads_and_vars):
         """Returns ``(pairs, update)``: the capped pairs and a zero-arg builder of the
         state update, to be built after (control-dependent on) the apply, and only
-        when the step is applied (see ``tf1clip.run_capper``)."""
+        when the step is applied (see ``tf1clip.run_capper``).
+
+        Raises:
+          RuntimeError: in a Session graph, this capper already capped the
+            gradients of a train op (in this replica): one capper serves one
+            optimizer or train op (see ``tf1clip.attach_state_updates``).
+        """
         pairs = _validate.check_pairs(grads_and_vars)
         self._state_dtype = _norms.acc_dtype(_pairs.present(pairs))  # used only by the first call
         self._ensure_state()
+        self._transforms.claim(self.name, type(self).__name__)
         with self.name_scope:
             return self._transform(pairs)
 
     def __call__(self, grads_and_vars):
-        """Caps ``grads_and_vars``; the state update is deferred (``defer_state_update``).
+        """Caps ``grads_and_vars``; in a Session graph the state update is left pending.
 
-        Raises:
-          RuntimeError: in a Session graph, this capper's previous update is
-            still pending: nobody attached it (``tf1clip.attach_state_updates``),
-            so its state would never have advanced.
+        ``tf1clip.attach_state_updates(train_op)`` attaches it to the train op
+        that applies these gradients (``defer_state_update``).
         """
-        self._check_attached()
-        pairs, update = self.transform_with_state(grads_and_vars)
-        self._pending = update if _cappers._building_session_graph() else None
-        _cappers.defer_state_update(update)
-        return pairs
-
-    def _check_attached(self):
-        pending = getattr(self, "_pending", None)
-        if pending is None or not _cappers._building_session_graph():
-            return
-        graph = tf.compat.v1.get_default_graph()
-        if any(b is pending for b in graph.get_collection(_cappers.STATE_UPDATES)):
-            raise RuntimeError(
-                "%s: the state update of its previous call was never attached to a train op, "
-                "so its state would not advance. Build the train op with "
-                "tf1clip.attach_state_updates(optimizer.apply_gradients(...)), "
-                "use a tf1clip optimizer decorator, or tf1clip.run_capper." % self.name
-            )
+        return _state.call_deferring(self, grads_and_vars)
 
 
 class AutoClip(_StatefulCapper):
@@ -449,7 +434,7 @@ class NormRecorder(_StatefulCapper):
     def __init__(self, capper=None, summaries=True, per_variable_summaries=False, name="gradient_norms"):
         super(NormRecorder, self).__init__(name)
         if capper is not None:
-            _cappers._check_capper(capper, "capper")
+            _state.check_capper(capper, "capper")
         self.capper = capper
         self.summaries = bool(summaries)
         self.per_variable_summaries = bool(per_variable_summaries)
@@ -462,10 +447,10 @@ class NormRecorder(_StatefulCapper):
 
     def _transform(self, pairs):
         self.variable_norms = {
-            clipping._var_name(v).split(":")[0]: clipping.global_norm([(g, v)]) for g, v in pairs if g is not None
+            _validate.var_name(v).split(":")[0]: clipping.global_norm([(g, v)]) for g, v in pairs if g is not None
         }
         pre = _norm_of_norms(list(self.variable_norms.values()))
-        out, inner_updates = _cappers.run_capper(self.capper, pairs) if self.capper is not None else (pairs, [])
+        out, inner_updates = _state.run_capper(self.capper, pairs) if self.capper is not None else (pairs, [])
         post = clipping.global_norm(out)
         clipped = post < tf.cast(pre, post.dtype) * (1.0 - 1e-6)
         steps, clipped_steps = self.steps.read_value(), self.clipped_steps.read_value()

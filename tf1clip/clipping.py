@@ -41,6 +41,7 @@ from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 import numpy as np
 
+from tf1clip import _batching
 from tf1clip import _norms
 from tf1clip import _pairs
 from tf1clip import _validate
@@ -57,31 +58,6 @@ __all__ = [
 
 Pairs = List[Tuple[Any, Any]]
 
-# Names other tf1clip modules imported from here before the helpers moved to
-# tf1clip._validate, tf1clip._pairs and tf1clip._norms; kept importable.
-_FLOAT_DTYPES = _validate.FLOAT_DTYPES
-_describe = _validate.describe
-_var_name = _validate.var_name
-_is_tensor_like = _validate.is_tensor_like
-_check_pairs = _validate.check_pairs
-_check_clip_norm = _validate.check_clip_norm
-_static_scalar = _validate.static_scalar
-_check_bound = _validate.check_bound
-_values = _pairs.values
-_present = _pairs.present
-_colocate = _pairs.colocate
-_scale = _pairs.scale
-_scale_pairs = _pairs.scale_pairs
-_acc_dtype = _norms.acc_dtype
-_at_least_float32 = _norms.at_least_float32
-_half_sq_norm = _norms.half_sq_norm
-_nan_if_nonfinite = _norms.nan_if_nonfinite
-
-
-# Dense gradients of at most this many elements share their norm reductions
-# (concatenated first). Measured in benchmarks/: the copy costs less than a
-# reduction node per tensor up to about this size, more above it.
-_BATCH_MAX_ELEMENTS = 1024
 
 # Per-tensor clipping: a gradient of more elements than this (or of unknown
 # size) gets its own scalar scale, so it is scaled as soon as its own norm
@@ -98,65 +74,10 @@ _ALONE_MIN_ELEMENTS = 1 << 16
 _VALUE_MINMAX_MIN_ELEMENTS = 1 << 16
 
 
-def _batch_key(grad):
-    if isinstance(grad, tf.IndexedSlices) or not grad.shape.is_fully_defined():
-        return None
-    size = grad.shape.num_elements()
-    if grad.shape.rank == 0 or size == 0 or size > _BATCH_MAX_ELEMENTS:
-        return None
-    return (grad.device, grad.dtype.base_dtype, tuple(grad.shape.as_list()[1:]))
-
-
-def _batches(grads):
-    """Groups the indices of ``grads`` for the norm reductions.
-
-    Small dense gradients with the same device, dtype and trailing dimensions
-    form one batch (listed where its first member is); every other gradient is
-    a batch of its own.
-    """
-    batches, by_key = [], {}
-    for i, grad in enumerate(grads):
-        key = _batch_key(grad)
-        if key is None:
-            batches.append([i])
-        elif key in by_key:
-            by_key[key].append(i)
-        else:
-            by_key[key] = [i]
-            batches.append(by_key[key])
-    return batches
-
-
-def _joined_values(grads, batch):
-    """The values of ``grads[i] for i in batch``, concatenated along axis 0."""
-    first = _pairs.values(grads[batch[0]])
-    if len(batch) == 1:
-        return first
-    with _pairs.colocate(first):
-        return tf.concat([grads[i] for i in batch], 0)
-
-
-def _batch_sq_norms(grads, batch, acc_dtype):
-    """Returns the squared L2 norm of each of ``grads[i] for i in batch`` (a vector)."""
-    values = _joined_values(grads, batch)
-    with _pairs.colocate(values):
-        values = _norms.at_least_float32(values)
-        sq = tf.square(values)
-        if values.shape.rank > 1:
-            sq = tf.reduce_sum(sq, axis=list(range(1, values.shape.rank)))
-        sq = tf.math.segment_sum(sq, _batch_segments(grads, batch))
-    return _norms.cast(sq, acc_dtype)
-
-
-def _batch_segments(grads, batch):
-    """The position in ``batch`` of each row of the batch's joined values (segment ids)."""
-    return np.repeat(np.arange(len(batch), dtype=np.int32), [grads[i].shape[0] for i in batch])
-
-
 def _global_norm(grads, acc_dtype):
     half_sq = []
-    for batch in _batches(grads):
-        values = _joined_values(grads, batch)
+    for batch in _batching.batches(grads):
+        values = _batching.joined_values(grads, batch)
         with _pairs.colocate(values):
             half_sq.append(_norms.half_sq_norm(values, acc_dtype))
     total = half_sq[0] if len(half_sq) == 1 else tf.math.add_n(half_sq)
@@ -253,7 +174,7 @@ def _vector_scales(grads, units, limits, acc_dtype):
     ``PartitionedVariable`` share it); ``limits`` is a scalar or one limit per
     gradient. Returns ``(scales, slot)``: ``scales[slot[i]]`` is that of ``grads[i]``.
     """
-    batches = _batches(grads)
+    batches = _batching.batches(grads)
     singles = [batch[0] for batch in batches if len(batch) == 1]
     groups = [batch for batch in batches if len(batch) > 1]
     parts = []
@@ -263,7 +184,7 @@ def _vector_scales(grads, units, limits, acc_dtype):
             with _pairs.colocate(grads[i]):
                 half_sq.append(_norms.half_sq_norm(grads[i], acc_dtype))
         parts.append(tf.stack(half_sq) * tf.constant(2, acc_dtype))
-    parts.extend(_batch_sq_norms(grads, batch, acc_dtype) for batch in groups)
+    parts.extend(_batching.sq_norms(grads, batch, acc_dtype) for batch in groups)
     sq = parts[0] if len(parts) == 1 else tf.concat(parts, 0)
     order = singles + [i for batch in groups for i in batch]
     unit_ids = {u: k for k, u in enumerate(sorted(set(units)))}

@@ -14,9 +14,7 @@ import collections
 import weakref
 from typing import Any, Callable, Optional, Union
 
-from tf1clip import _aggregate, _delegate, _policies, _tf
-from tf1clip import cappers as _cappers
-from tf1clip import clipping
+from tf1clip import _aggregate, _delegate, _graphs, _policies, _state, _tf, _validate, cappers, clipping
 from tf1clip._tf import tf
 
 __all__ = [
@@ -36,7 +34,7 @@ GradientNorms = collections.namedtuple("GradientNorms", ["before", "after"])
 GradientNorms.__doc__ = """The global norms of one step: ``before`` and ``after`` the capper (0-d tensors)."""
 
 
-def _check_optimizer(optimizer, arg="optimizer"):
+def check_optimizer(optimizer, arg="optimizer"):
     if isinstance(optimizer, _V1Optimizer):
         return optimizer
     if isinstance(optimizer, type) and issubclass(optimizer, _V1Optimizer):
@@ -50,7 +48,7 @@ def _check_optimizer(optimizer, arg="optimizer"):
         hint = ""
     raise TypeError(
         "`%s` must be a tf.compat.v1.train.Optimizer instance (e.g. "
-        "tf.compat.v1.train.AdamOptimizer(0.001)); received %s.%s" % (arg, clipping._describe(optimizer), hint)
+        "tf.compat.v1.train.AdamOptimizer(0.001)); received %s.%s" % (arg, _validate.describe(optimizer), hint)
     )
 
 
@@ -58,7 +56,7 @@ def _check_choice(value, choices, arg):
     if not isinstance(value, str):
         raise TypeError(
             "`%s` must be one of %s; received %s."
-            % (arg, ", ".join(repr(c) for c in choices), clipping._describe(value))
+            % (arg, ", ".join(repr(c) for c in choices), _validate.describe(value))
         )
     if value not in choices:
         raise ValueError("`%s` must be one of %s; received %r." % (arg, ", ".join(repr(c) for c in choices), value))
@@ -69,7 +67,7 @@ def _check_report_norms(value):
     if value is True or value is False or (isinstance(value, str) and value == "summaries"):
         return value
     error = ValueError if isinstance(value, str) else TypeError
-    raise error("`report_norms` must be False, True or 'summaries'; received %s." % clipping._describe(value))
+    raise error("`report_norms` must be False, True or 'summaries'; received %s." % _validate.describe(value))
 
 
 def _hands_on(optimizer):
@@ -157,10 +155,10 @@ class TransformGradientsOptimizer(_delegate.DelegatingOptimizer):
         clip_stage: str = "aggregated",
         report_norms: Union[bool, str] = False,
     ) -> None:
-        _check_optimizer(optimizer)
-        _cappers._check_capper(transform_grads_fn, "transform_grads_fn")
+        check_optimizer(optimizer)
+        _state.check_capper(transform_grads_fn, "transform_grads_fn")
         if name is not None and (not isinstance(name, str) or not name):
-            raise TypeError("`name` must be a non-empty string or None; received %s." % clipping._describe(name))
+            raise TypeError("`name` must be a non-empty string or None; received %s." % _validate.describe(name))
         self._on_nonfinite = _check_choice(on_nonfinite, tuple(_policies.POLICIES), "on_nonfinite")
         self._clip_stage = _check_choice(clip_stage, _CLIP_STAGES, "clip_stage")
         self._report_norms = _check_report_norms(report_norms)
@@ -219,7 +217,7 @@ class TransformGradientsOptimizer(_delegate.DelegatingOptimizer):
                 "skipped_steps exists only with on_nonfinite='skip'; this wrapper has "
                 "on_nonfinite=%r." % self._on_nonfinite
             )
-        counter = self._skip_counters.get(_cappers._graph_key())
+        counter = self._skip_counters.get(_graphs.graph_key())
         if counter is None:
             raise RuntimeError(
                 "No step was built in this graph yet: call minimize() or apply_gradients() "
@@ -243,7 +241,7 @@ class TransformGradientsOptimizer(_delegate.DelegatingOptimizer):
             raise ValueError("Norms are recorded only with report_norms=True or 'summaries'.")
         norms = self._step_norms.get(tf.compat.v1.get_default_graph())
         if norms is None and tf.executing_eagerly():
-            norms = self._step_norms.get(_cappers._EAGER)
+            norms = self._step_norms.get(_graphs.EAGER)
         if norms is None:
             raise RuntimeError(
                 "No step was built in this graph yet: call minimize() or apply_gradients() "
@@ -265,12 +263,12 @@ class TransformGradientsOptimizer(_delegate.DelegatingOptimizer):
         already summed over the replicas: the capper then runs on them as
         they are and the keyword is passed on.
         """
-        pairs = clipping._check_pairs(grads_and_vars)
+        pairs = _validate.check_pairs(grads_and_vars)
         policy, hand_on = self._policy, _hands_on(self._optimizer)
         agg = _aggregate.Aggregation.for_step(self._clip_stage, policy, kwargs, hand_on)
         self._warn_per_replica(agg)
         pairs = agg.before_capper(pairs, global_step)
-        clipped, updates = _cappers.run_capper(self._transform_grads_fn, pairs)
+        clipped, updates = _state.run_capper(self._transform_grads_fn, pairs)
         self._record_norms(agg, pairs, clipped)
         check = policy.check(pairs, clipped, self._transform_grads_fn, hand_on)
         finite = agg.agree(check.finite()) if check is not None and policy.needs_verdict else None
@@ -287,7 +285,7 @@ class TransformGradientsOptimizer(_delegate.DelegatingOptimizer):
 
     def _skip_counter(self, pairs):
         """The skipped-steps variable of this graph, created on first use."""
-        graph = _cappers._graph_key()
+        graph = _graphs.graph_key()
         counter = self._skip_counters.get(graph)
         if counter is not None:
             return counter
@@ -317,7 +315,7 @@ class TransformGradientsOptimizer(_delegate.DelegatingOptimizer):
             norms = GradientNorms(
                 clipping.global_norm(before, name="before"), clipping.global_norm(after, name="after")
             )
-        key = _cappers._EAGER if tf.executing_eagerly() else tf.compat.v1.get_default_graph()
+        key = _graphs.EAGER if tf.executing_eagerly() else tf.compat.v1.get_default_graph()
         self._step_norms[key] = norms
         if self._report_norms == "summaries":
             for tag, value in zip(_NORM_TAGS, norms):
@@ -337,7 +335,7 @@ class TransformGradientsOptimizer(_delegate.DelegatingOptimizer):
         )
 
     def _own_variables(self):
-        counter = self._skip_counters.get(_cappers._graph_key())
+        counter = self._skip_counters.get(_graphs.graph_key())
         return {} if counter is None else {self.skipped_steps_name: counter}
 
     def variables(self):
@@ -437,10 +435,10 @@ def clip_gradients_by_norm(
     Returns:
       A ``TransformGradientsOptimizer``.
     """
-    _check_optimizer(optimizer)
+    check_optimizer(optimizer)
     return TransformGradientsOptimizer(
         optimizer,
-        _cappers.clip_by_global_norm_fn(clip_norm),
+        cappers.clip_by_global_norm_fn(clip_norm),
         name="ClipByNorm" + optimizer.get_name(),
         on_nonfinite=on_nonfinite,
         clip_stage=clip_stage,

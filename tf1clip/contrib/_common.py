@@ -1,12 +1,11 @@
 """Helpers shared by the tf.contrib drop-ins (private)."""
 
 import numbers
+import os
 
 import numpy as np
 
-from tf1clip import _pairs, _tf, _validate
-from tf1clip import cappers
-from tf1clip import clipping
+from tf1clip import _pairs, _state, _tf, _validate, clipping
 from tf1clip._tf import tf
 
 _v1 = tf.compat.v1
@@ -92,10 +91,43 @@ def check_global_step(global_step, will_increment):
     return global_step
 
 
+USE_GLOBAL_STEP = 0
+"""contrib's default ``global_step`` of ``create_train_op``: "use the graph's global step"."""
+
+
 def call_transform(fn, grads_and_vars, arg):
-    """Applies a user's capper passed as ``arg``; returns ``(pairs, state updates)`` (``run_capper``)."""
-    _validate.check_capper(fn, arg)
-    return cappers.run_capper(fn, _validate.check_pairs(grads_and_vars), label="`%s`" % arg)
+    """Applies a user's transform passed as ``arg``; returns ``(pairs, state updates)``.
+
+    As contrib did, its result is applied as is: it may drop pairs (e.g. those
+    with a ``None`` gradient); it must be a list of pairs. Stateful cappers
+    in it are run through ``run_capper``, their updates returned.
+    """
+    _state.check_capper(fn, arg)
+    return _state.run_capper(fn, _validate.check_pairs(grads_and_vars), label="`%s`" % arg, same_variables=False)
+
+
+def check_train_op(train_op):
+    """``train_op`` when it is a tensor or an op; ``ValueError`` for None, ``TypeError`` otherwise."""
+    if train_op is None:
+        raise ValueError("train_op cannot be None.")
+    if not isinstance(train_op, (tf.Tensor, tf.Operation)):
+        raise TypeError(
+            "`train_op` must be the Tensor (or Operation) that runs one training step, e.g. "
+            "create_train_op's result; received %r of type %s." % (train_op, type(train_op).__name__)
+        )
+    return train_op
+
+
+def check_logdir(logdir):
+    """``logdir`` as a path string, or None; ``TypeError`` otherwise."""
+    if logdir is None:
+        return None
+    try:
+        return os.fspath(logdir)
+    except TypeError:
+        raise TypeError(
+            "`logdir` must be a directory path (str) or None; received %r of type %s." % (logdir, type(logdir).__name__)
+        ) from None
 
 
 def op_name(var):

@@ -11,10 +11,7 @@ resolved on first use (needs ``tf1clip[slim]``).
 
 import numpy as np
 
-from tf1clip import _pairs
-from tf1clip import _validate
-from tf1clip import cappers
-from tf1clip import clipping
+from tf1clip import _pairs, _state, _validate, cappers, clipping
 from tf1clip._tf import tf
 from tf1clip.contrib import _common
 from tf1clip.contrib import _slim_compat
@@ -146,16 +143,7 @@ def optimize_loss(
     else:
         _common.check_global_step(global_step, increment_global_step)
     summaries = _check_summaries(summaries)
-    _check_clip_gradients(clip_gradients)
-    if gradient_noise_scale is not None:
-        noise = _validate.static_scalar(gradient_noise_scale, "gradient_noise_scale")
-        if noise is not None:
-            _validate.check_range(noise, "gradient_noise_scale", low=0.0, finite=True)
-    if gradient_multipliers is not None and not isinstance(gradient_multipliers, dict):
-        raise TypeError(
-            "`gradient_multipliers` must be a dict from variables or their names "
-            "('w:0') to multipliers; received %s." % _validate.describe(gradient_multipliers)
-        )
+    _check_transforms(clip_gradients, gradient_noise_scale, gradient_multipliers)
     if update_ops is not None:
         update_ops = _common.check_ops(update_ops, "update_ops")
     if variables is not None:
@@ -168,13 +156,7 @@ def optimize_loss(
         if update_ops:
             loss = _common.with_dependencies(update_ops, loss)
 
-        lr = _make_learning_rate(learning_rate)
-        if lr is not None and learning_rate_decay_fn is not None:
-            if global_step is None:
-                raise ValueError("global_step is required for learning_rate_decay_fn.")
-            lr = learning_rate_decay_fn(lr, global_step)
-            if "learning_rate" in summaries:
-                _v1.summary.scalar("learning_rate", lr)
+        lr = _decayed_learning_rate(learning_rate, learning_rate_decay_fn, global_step, summaries)
 
         opt = _make_optimizer(optimizer, lr, learning_rate)
         if variables is None:
@@ -192,21 +174,14 @@ def optimize_loss(
             _v1.summary.scalar("global_norm/gradient_norm", norm)
 
         state_updates = []
-        if callable(clip_gradients):
+        if _state.is_capper(clip_gradients):
             gradients, state_updates = _common.call_transform(clip_gradients, gradients, "clip_gradients")
         elif clip_gradients is not None:
             gradients = clipping.clip_by_global_norm(gradients, clip_gradients, use_norm=norm)[0]
 
         if "loss" in summaries:
             _v1.summary.scalar("loss", loss)
-        for grad, var in gradients:
-            if grad is None:
-                continue
-            var_name = var.name.replace(":", "_")
-            if "gradients" in summaries:
-                _v1.summary.histogram("gradients/%s" % var_name, _pairs.values(grad))
-            if "gradient_norm" in summaries:
-                _v1.summary.scalar("gradient_norm/%s" % var_name, clipping.global_norm([(grad, var)]))
+        _summarize_gradients(gradients, summaries)
         if clip_gradients is not None and norm_summaries:
             _v1.summary.scalar("global_norm/clipped_gradient_norm", clipping.global_norm(gradients))
 
@@ -217,6 +192,31 @@ def optimize_loss(
         )
         grad_updates = cappers.attach_state_updates(grad_updates, updates=state_updates)
         return _common.with_dependencies([grad_updates], loss)
+
+
+def _check_transforms(clip_gradients, gradient_noise_scale, gradient_multipliers):
+    _check_clip_gradients(clip_gradients)
+    if gradient_noise_scale is not None:
+        noise = _validate.static_scalar(gradient_noise_scale, "gradient_noise_scale")
+        if noise is not None:
+            _validate.check_range(noise, "gradient_noise_scale", low=0.0, finite=True)
+    if gradient_multipliers is not None and not isinstance(gradient_multipliers, dict):
+        raise TypeError(
+            "`gradient_multipliers` must be a dict from variables or their names "
+            "('w:0') to multipliers; received %s." % _validate.describe(gradient_multipliers)
+        )
+
+
+def _summarize_gradients(gradients, summaries):
+    """``gradients/<var>`` histograms and ``gradient_norm/<var>`` scalars (``<var>``: ``var.name``, ``:`` -> ``_``)."""
+    for grad, var in gradients:
+        if grad is None:
+            continue
+        var_name = _validate.var_name(var).replace(":", "_")
+        if "gradients" in summaries:
+            _v1.summary.histogram("gradients/%s" % var_name, _pairs.values(grad))
+        if "gradient_norm" in summaries:
+            _v1.summary.scalar("gradient_norm/%s" % var_name, clipping.global_norm([(grad, var)]))
 
 
 def _check_summaries(summaries):
@@ -237,7 +237,7 @@ def _check_summaries(summaries):
 
 
 def _check_clip_gradients(clip_gradients):
-    if clip_gradients is None or callable(clip_gradients):
+    if clip_gradients is None or _state.is_capper(clip_gradients):
         return
     if not _common.is_number_like(clip_gradients):
         raise ValueError(
@@ -245,6 +245,18 @@ def _check_clip_gradients(clip_gradients):
             "(global-norm clipping) or a function of (gradient, variable) pairs." % type(clip_gradients)
         )
     _validate.check_clip_norm(clip_gradients, "clip_gradients")
+
+
+def _decayed_learning_rate(learning_rate, learning_rate_decay_fn, global_step, summaries):
+    """The learning rate after ``learning_rate_decay_fn`` (summarised only then, contrib's rule)."""
+    lr = _make_learning_rate(learning_rate)
+    if lr is not None and learning_rate_decay_fn is not None:
+        if global_step is None:
+            raise ValueError("global_step is required for learning_rate_decay_fn.")
+        lr = learning_rate_decay_fn(lr, global_step)
+        if "learning_rate" in summaries:
+            _v1.summary.scalar("learning_rate", lr)
+    return lr
 
 
 def _make_learning_rate(learning_rate):

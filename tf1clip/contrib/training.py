@@ -8,7 +8,6 @@ which use the global norm. Other public names (``evaluate_once``,
 """
 
 import numbers
-import os
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -35,8 +34,7 @@ __all__ = [
 
 _v1 = tf.compat.v1
 
-# contrib's default for ``global_step``: "use the graph's global step".
-_USE_GLOBAL_STEP = 0
+_USE_GLOBAL_STEP = _common.USE_GLOBAL_STEP
 
 
 def add_gradients_summaries(grads_and_vars: Iterable[Tuple[Any, Any]]) -> List[Any]:
@@ -118,7 +116,7 @@ def _is_default_step(global_step):
 
 def _check_optimizer(optimizer):
     if not (hasattr(optimizer, "compute_gradients") and hasattr(optimizer, "apply_gradients")):
-        _optimizer._check_optimizer(optimizer)  # raises its TypeError, with hints
+        _optimizer.check_optimizer(optimizer)  # raises its TypeError, with hints
     return optimizer
 
 
@@ -248,28 +246,6 @@ def create_train_op(
     return train_op
 
 
-def _check_train_op(train_op):
-    if train_op is None:
-        raise ValueError("train_op cannot be None.")
-    if not isinstance(train_op, (tf.Tensor, tf.Operation)):
-        raise TypeError(
-            "`train_op` must be the Tensor (or Operation) that runs one training step, e.g. "
-            "create_train_op's result; received %r of type %s." % (train_op, type(train_op).__name__)
-        )
-    return train_op
-
-
-def _check_logdir(logdir):
-    if logdir is None:
-        return None
-    try:
-        return os.fspath(logdir)
-    except TypeError:
-        raise TypeError(
-            "`logdir` must be a directory path (str) or None; received %r of type %s." % (logdir, type(logdir).__name__)
-        ) from None
-
-
 def _check_hooks(hooks, arg):
     hooks = list(hooks or [])
     for hook in hooks:
@@ -341,8 +317,8 @@ def train(
         while checkpoints or summaries are requested (tf-slim's message).
       ImportError: tf-slim is not installed.
     """
-    _check_train_op(train_op)
-    logdir = _check_logdir(logdir)
+    _common.check_train_op(train_op)
+    logdir = _common.check_logdir(logdir)
     hooks = _check_hooks(hooks, "hooks")
     chief_only_hooks = _check_hooks(chief_only_hooks, "chief_only_hooks")
     _register_global_step(train_op.graph)

@@ -50,7 +50,7 @@ def _clips(clip_gradient_norm):
 def create_train_op(
     total_loss,
     optimizer,
-    global_step=_training._USE_GLOBAL_STEP,
+    global_step=_common.USE_GLOBAL_STEP,
     update_ops=None,
     variables_to_train=None,
     clip_gradient_norm=0,
@@ -260,8 +260,8 @@ def train(
         range; tf-slim's checks (``logdir=None`` with a ``saver``...).
       ImportError: tf-slim is not installed.
     """
-    _training._check_train_op(train_op)
-    logdir = _training._check_logdir(logdir)
+    _common.check_train_op(train_op)
+    logdir = _common.check_logdir(logdir)
     for arg, fn in (("train_step_fn", train_step_fn), ("init_fn", init_fn), ("session_wrapper", session_wrapper)):
         if fn is not None and not callable(fn):
             raise TypeError("`%s` must be callable; received %r of type %s." % (arg, fn, type(fn).__name__))
