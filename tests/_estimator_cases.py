@@ -472,12 +472,18 @@ def test_crash_course_example_upgrades_and_matches_numpy(tmp_path):
     np.testing.assert_allclose([result["weight"], result["bias"]], [w, b], rtol=1e-4)
     np.testing.assert_allclose(result["rmse"], np.sqrt(np.mean(np.square(w * x + b - y))), rtol=1e-4)
 
-    oracle = os.environ.get("TF1CLIP_TF115_PYTHON", "/work/venvs/tf115/bin/python")
-    if not os.path.exists(oracle):
-        pytest.skip("matches NumPy; no TensorFlow 1.15 interpreter to compare with (TF1CLIP_TF115_PYTHON)")
+    found = subprocess.run(
+        [sys.executable, os.path.join(ROOT, "tests", "oracle", "tf115_env.py")],
+        capture_output=True,
+        text=True,
+        timeout=1000,
+    )
+    if found.returncode != 0:
+        pytest.skip("matches NumPy; no TensorFlow 1.15 environment to compare with: " + found.stderr.strip()[-500:])
+    oracle = found.stdout.strip().splitlines()[-1]
     tf115_env = {k: v for k, v in env.items() if k not in ("TF2_BEHAVIOR", "PYTHONPATH", "TF_USE_LEGACY_KERAS")}
     original = subprocess.run(
-        [oracle, os.path.join(ROOT, "legacy_examples", "crash_course_estimator.py")],
+        [oracle, os.path.join(ROOT, "legacy_examples", "tf1_inputs", "crash_course_estimator.py")],
         cwd=str(tmp_path),
         env=tf115_env,
         capture_output=True,
