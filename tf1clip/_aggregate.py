@@ -3,7 +3,9 @@
 ``Aggregation.for_step`` decides, once per ``apply_gradients`` call, whether the
 gradients are summed over the replicas before the capper (``"aggregated"``),
 after it (``"per_replica"`` with a policy that needs every replica to agree), or
-by the wrapped optimizer as usual, and how the summed gradients are handed on.
+by the wrapped optimizer as usual; ``around_capper`` runs the capper accordingly
+(the one place sums are made around it) and ``hand_over`` says how the summed
+gradients reach the wrapped optimizer once.
 """
 
 import inspect
@@ -143,17 +145,26 @@ class Aggregation(object):
         """Only replica 0 records the step's norms."""
         return self.ctx is None or replica_id(self.ctx) == 0
 
-    def before_capper(self, pairs, global_step):
+    def around_capper(self, pairs, global_step, cap):
+        """Runs ``cap(pairs) -> (clipped, verdict, extra)`` on the gradients as this step sums them.
+
+        ``"aggregated"``: ``cap`` sees the gradients summed over the replicas.
+        ``"per_replica"``: it sees this replica's share; its ``verdict`` (a bool
+        tensor, or None) is made to hold only if it holds on every replica, and
+        its result is summed after it when this step sums (the policy needs
+        every replica on one branch). Returns ``(pairs seen by cap, clipped,
+        verdict, extra)``.
+        """
         if self.sums_here and not self.per_replica:
-            return _sum_pairs(self.ctx, pairs, global_step)
-        return pairs
-
-    def after_capper(self, pairs, global_step):
+            pairs = _sum_pairs(self.ctx, pairs, global_step)
+        clipped, verdict, extra = cap(pairs)
+        if verdict is not None:
+            verdict = self._agree(verdict)
         if self.sums_here and self.per_replica:
-            return _sum_pairs(self.ctx, pairs, global_step)
-        return pairs
+            clipped = _sum_pairs(self.ctx, clipped, global_step)
+        return pairs, clipped, verdict, extra
 
-    def agree(self, flag):
+    def _agree(self, flag):
         """``flag`` on every replica if it holds on every replica (per-replica capping)."""
         if not self.per_replica:
             return flag

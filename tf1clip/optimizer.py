@@ -264,15 +264,12 @@ class TransformGradientsOptimizer(_delegate.DelegatingOptimizer):
         they are and the keyword is passed on.
         """
         pairs = _validate.check_pairs(grads_and_vars)
-        policy, hand_on = self._policy, _hands_on(self._optimizer)
-        agg = _aggregate.Aggregation.for_step(self._clip_stage, policy, kwargs, hand_on)
+        hand_on = _hands_on(self._optimizer)
+        agg = _aggregate.Aggregation.for_step(self._clip_stage, self._policy, kwargs, hand_on)
         self._warn_per_replica(agg)
-        pairs = agg.before_capper(pairs, global_step)
-        clipped, updates = _state.run_capper(self._transform_grads_fn, pairs)
-        self._record_norms(agg, pairs, clipped)
-        check = policy.check(pairs, clipped, self._transform_grads_fn, hand_on)
-        finite = agg.agree(check.finite()) if check is not None and policy.needs_verdict else None
-        clipped = agg.after_capper(clipped, global_step)
+        pairs, clipped, finite, (check, updates) = agg.around_capper(
+            pairs, global_step, lambda seen: self._cap(seen, agg, hand_on)
+        )
         if hand_on and finite is not None:
             clipped = _policies.poison(clipped, finite)
         clipped, inner_kwargs = agg.hand_over(self._optimizer, clipped, kwargs)
@@ -281,7 +278,15 @@ class TransformGradientsOptimizer(_delegate.DelegatingOptimizer):
             return self._optimizer.apply_gradients(clipped, global_step=global_step, name=name, **inner_kwargs)
 
         step = _policies.Step(apply, check, finite, updates, lambda: self._skip_counter(pairs))
-        return policy.run(step, hand_on)
+        return self._policy.run(step, hand_on)
+
+    def _cap(self, pairs, agg, hand_on):
+        """Runs the capper; returns ``(clipped, finiteness verdict or None, (policy check, state updates))``."""
+        clipped, updates = _state.run_capper(self._transform_grads_fn, pairs)
+        self._record_norms(agg, pairs, clipped)
+        check = self._policy.check(pairs, clipped, self._transform_grads_fn, hand_on)
+        verdict = check.finite() if check is not None and self._policy.needs_verdict else None
+        return clipped, verdict, (check, updates)
 
     def _skip_counter(self, pairs):
         """The skipped-steps variable of this graph, created on first use."""
