@@ -63,13 +63,9 @@ EXPECTED_ERRORS = {
         "contrib.quantize": {"create_training_graph"},
     },
     "exoplanet_training.py": {"contrib.opt": {"extend_with_decoupled_weight_decay"}},
-    "explaining_risk_rnn.py": {
-        "contrib.learn": {"rnn_common"},
-        "estimator": {"EstimatorSpec"},
-    },
+    "explaining_risk_rnn.py": {"contrib.learn": {"rnn_common"}},
     # CudnnLSTM's opaque cuDNN buffer is not re-created (the ERROR names CudnnCompatibleLSTMCell and Keras).
     "magenta_events_rnn_graph.py": {"contrib.cudnn_rnn": {"CudnnLSTM"}},
-    "mlcc_dnn_regression.py": {"estimator": {"DNNRegressor"}},
     "t2t_optimize.py": {"contrib.opt": {"LazyAdamOptimizer"}},
 }
 # A successor each such ERROR must name, where one exists.
