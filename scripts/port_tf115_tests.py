@@ -18,8 +18,10 @@ its replacement), plus one header inserted before the first import:
 * ``from tensorflow.contrib.opt.python.training import M [as N]`` →
   ``from tf1clip.contrib import opt as M`` (or ``N``): every contrib.opt module
   becomes the ``tf1clip.contrib.opt`` package;
-* ``from tensorflow.contrib.opt.python.training.M import X`` and
-  ``from tensorflow.contrib.opt import X`` → ``from tf1clip.contrib.opt import X``;
+* ``from tensorflow.contrib.opt.python.training.M import X`` →
+  ``from tf1clip.contrib.opt import X``, or from ``MODULES[M]`` where a test
+  imports a module-level name that is not part of ``tf.contrib.opt``'s API;
+* ``from tensorflow.contrib.opt import X`` → ``from tf1clip.contrib.opt import X``;
 * ``import tensorflow as tf`` → ``import tensorflow.compat.v1 as tf``;
 * ``ops.IndexedSlices`` → ``_tf1clip_tf.IndexedSlices`` (TF 2 moved the class
   out of ``framework/ops.py``);
@@ -27,7 +29,9 @@ its replacement), plus one header inserted before the first import:
   ``variables.Variable`` is the V2 class, which always makes resource variables);
 * ``variables.VariableV1(`` → ``_tf1clip_tf.compat.v1.Variable(`` (moved module);
 * ``variables.RefVariable(`` → ``_tf1clip_tf.compat.v1.Variable(`` with
-  ``use_resource=False`` semantics by default (``disable_v2_behavior``).
+  ``use_resource=False`` semantics by default (``disable_v2_behavior``);
+* ``run_in_graph_and_eager_modes(reset_test=True)`` →
+  ``run_in_graph_and_eager_modes()`` (TF 2 removed the argument; it always resets).
 
 Run both versions with ``scripts/run_tf115_tests.py``.
 """
@@ -36,6 +40,9 @@ import argparse
 import os
 import re
 import sys
+
+# contrib.opt module -> tf1clip module, for tests importing module-level names (not exported by contrib.opt).
+MODULES = {"agn_optimizer": "tf1clip.contrib.opt._agn"}
 
 HEADER = "import tensorflow as _tf1clip_tf\n_tf1clip_tf.compat.v1.disable_v2_behavior()\n"
 
@@ -52,9 +59,9 @@ EDITS = [
         r"from tf1clip.contrib import opt as \1",
     ),
     (
-        "name import from a contrib.opt module -> from tf1clip.contrib.opt",
-        r"^from tensorflow\.contrib\.opt\.python\.training\.\w+ import ",
-        r"from tf1clip.contrib.opt import ",
+        "name import from a contrib.opt module -> from tf1clip.contrib.opt (or MODULES)",
+        r"^from tensorflow\.contrib\.opt\.python\.training\.(\w+) import ",
+        lambda m: "from %s import " % MODULES.get(m.group(1), "tf1clip.contrib.opt"),
     ),
     (
         "name import from tensorflow.contrib.opt -> from tf1clip.contrib.opt",
@@ -73,6 +80,11 @@ EDITS = [
         "variables.RefVariable( -> tf.compat.v1.Variable(",
         r"\bvariables\.RefVariable\(",
         r"_tf1clip_tf.compat.v1.Variable(",
+    ),
+    (
+        "run_in_graph_and_eager_modes(reset_test=True) -> run_in_graph_and_eager_modes()",
+        r"\brun_in_graph_and_eager_modes\(reset_test=True\)",
+        r"run_in_graph_and_eager_modes()",
     ),
 ]
 

@@ -6,6 +6,8 @@ Usage (works on Python 3.7 with TF 1.15 and on Python 3.11 with TF 2)::
 
 Each file runs in its own subprocess (a fresh TensorFlow runtime) with DIR on
 ``sys.path``; the output is ``<file>::<Class>.<test>  ok|FAIL|ERROR|skip``.
+Where ``portpicker`` (used by the cluster tests) is not installed, a stand-in
+module with ``pick_unused_port()`` (a free port on 127.0.0.1) is put on the path.
 """
 
 import argparse
@@ -15,8 +17,16 @@ import subprocess
 import sys
 
 _CHILD = r"""
-import json, sys, unittest
+import json, socket, sys, types, unittest
 sys.path.insert(0, sys.argv[1])
+try:
+    import portpicker
+except ImportError:
+    def _pick_unused_port():
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            return s.getsockname()[1]
+    sys.modules["portpicker"] = types.SimpleNamespace(pick_unused_port=_pick_unused_port)
 module = __import__(sys.argv[2])
 suite = unittest.defaultTestLoader.loadTestsFromModule(module)
 results = {}

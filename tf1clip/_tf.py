@@ -94,6 +94,31 @@ def save_slice_info(var):
     return getattr(var, "_save_slice_info", None)
 
 
+# The v1 Optimizer's subclassing protocol, used by tf1clip.contrib.opt's optimizers
+# (subclasses of tf.compat.v1.train.Optimizer, as contrib's were): checked on TF 2.15,
+# 2.16, 2.21. Public replacement: none for v1 optimizers (Keras optimizers have
+# add_variable_from_reference, but they are not v1 optimizers).
+def zeros_slot(optimizer, var, slot_name, op_name):
+    return optimizer._zeros_slot(var, slot_name, op_name)
+
+
+def get_or_make_slot(optimizer, var, val, slot_name, op_name):
+    return optimizer._get_or_make_slot(var, val, slot_name, op_name)
+
+
+def create_non_slot_variable(optimizer, initial_value, name, colocate_with):
+    return optimizer._create_non_slot_variable(initial_value=initial_value, name=name, colocate_with=colocate_with)
+
+
+def get_non_slot_variable(optimizer, name, graph=None):
+    return optimizer._get_non_slot_variable(name, graph=graph)
+
+
+def adam_beta_powers(optimizer):
+    """``(beta1_power, beta2_power)`` of a v1 ``AdamOptimizer`` (its non-slot variables)."""
+    return optimizer._get_beta_accumulators()
+
+
 # (object or class path, attribute) for every private name above.
 PRIVATE_NAMES = [
     ("tensorflow.compat.v1.train.experimental.MixedPrecisionLossScaleOptimizer", "_doing_dynamic_loss_scaling"),
@@ -105,6 +130,11 @@ PRIVATE_NAMES = [
     ("tensorflow.compat.v1.train.Optimizer", "_create_or_restore_slot_variable"),
     ("tensorflow.compat.v1.train.Optimizer", "_restore_slot_variable"),
     ("tensorflow.compat.v1.train.Optimizer", "_handle_deferred_dependencies"),
+    ("tensorflow.compat.v1.train.Optimizer", "_zeros_slot"),
+    ("tensorflow.compat.v1.train.Optimizer", "_get_or_make_slot"),
+    ("tensorflow.compat.v1.train.Optimizer", "_create_non_slot_variable"),
+    ("tensorflow.compat.v1.train.Optimizer", "_get_non_slot_variable"),
+    ("tensorflow.compat.v1.train.AdamOptimizer", "_get_beta_accumulators"),
 ]
 
 __all__ = ["tf", "MIN_TF_VERSION"]

@@ -1,11 +1,62 @@
-"""``tf.contrib.opt``'s gradient clipping function."""
+"""``tf.contrib.opt``: its gradient clipping function and its optimizers (docs/contrib_opt.rst)."""
 
 from typing import Any, Iterable, List, Tuple
 
 from tf1clip import _validate
 from tf1clip import clipping
 
+# opt1 names
+from tf1clip.contrib.opt import sign_decay
+from tf1clip.contrib.opt._adam import AdaMaxOptimizer
+from tf1clip.contrib.opt._adam import AdamGSOptimizer
+from tf1clip.contrib.opt._adam import LazyAdamGSOptimizer
+from tf1clip.contrib.opt._adam import LazyAdamOptimizer
+from tf1clip.contrib.opt._adam import NadamOptimizer
+from tf1clip.contrib.opt._agn import AGNCustomGetter
+from tf1clip.contrib.opt._agn import AGNOptimizer
+from tf1clip.contrib.opt._ggt import GGTOptimizer
+from tf1clip.contrib.opt._lars import LARSOptimizer
+from tf1clip.contrib.opt._lars import RegAdagradOptimizer
+from tf1clip.contrib.opt._shampoo import ShampooOptimizer
+from tf1clip.contrib.opt._sign import AddSignOptimizer
+from tf1clip.contrib.opt._sign import PowerSignOptimizer
+from tf1clip.contrib.opt._weight_decay import AdamWOptimizer
+from tf1clip.contrib.opt._weight_decay import DecoupledWeightDecayExtension
+from tf1clip.contrib.opt._weight_decay import MomentumWOptimizer
+from tf1clip.contrib.opt._weight_decay import extend_with_decoupled_weight_decay
+from tf1clip.contrib.opt.sign_decay import get_cosine_decay_fn
+from tf1clip.contrib.opt.sign_decay import get_linear_decay_fn
+from tf1clip.contrib.opt.sign_decay import get_restart_decay_fn
+
+# end opt1 names
+
 __all__ = ["clip_gradients_by_global_norm"]
+
+# opt1 names
+__all__ += [
+    "AGNCustomGetter",
+    "AGNOptimizer",
+    "AdaMaxOptimizer",
+    "AdamGSOptimizer",
+    "AdamWOptimizer",
+    "AddSignOptimizer",
+    "DecoupledWeightDecayExtension",
+    "GGTOptimizer",
+    "LARSOptimizer",
+    "LazyAdamGSOptimizer",
+    "LazyAdamOptimizer",
+    "MomentumWOptimizer",
+    "NadamOptimizer",
+    "PowerSignOptimizer",
+    "RegAdagradOptimizer",
+    "ShampooOptimizer",
+    "extend_with_decoupled_weight_decay",
+    "get_cosine_decay_fn",
+    "get_linear_decay_fn",
+    "get_restart_decay_fn",
+    "sign_decay",
+]
+# end opt1 names
 
 
 def clip_gradients_by_global_norm(
