@@ -25,9 +25,10 @@ its replacement), plus one header inserted before the first import:
 * ``import tensorflow as tf`` → ``import tensorflow.compat.v1 as tf``;
 * ``ops.IndexedSlices`` → ``_tf1clip_tf.IndexedSlices`` (TF 2 moved the class
   out of ``framework/ops.py``);
-* ``variables.Variable(`` → ``_tf1clip_tf.compat.v1.Variable(`` (TF 2's
-  ``variables.Variable`` is the V2 class, which always makes resource variables);
-* ``variables.VariableV1(`` → ``_tf1clip_tf.compat.v1.Variable(`` (moved module);
+* ``variables.VariableV1(`` → ``_tf1clip_tf.compat.v1.Variable(`` (moved module; a
+  reference variable under ``disable_v2_behavior``, as on TF 1.15).
+  ``variables.Variable(`` is kept: on TF 1.15 as on TF 2 it is the V2 class,
+  which makes resource variables;
 * ``variables.RefVariable(`` → ``_tf1clip_tf.compat.v1.Variable(`` with
   ``use_resource=False`` semantics by default (``disable_v2_behavior``);
 * ``run_in_graph_and_eager_modes(reset_test=True)`` →
@@ -70,7 +71,6 @@ EDITS = [
     ),
     ("tf -> tf.compat.v1", r"^import tensorflow as tf$", r"import tensorflow.compat.v1 as tf"),
     ("ops.IndexedSlices -> tf.IndexedSlices", r"\bops\.IndexedSlices\b", r"_tf1clip_tf.IndexedSlices"),
-    ("variables.Variable( -> tf.compat.v1.Variable(", r"\bvariables\.Variable\(", r"_tf1clip_tf.compat.v1.Variable("),
     (
         "variables.VariableV1( -> tf.compat.v1.Variable(",
         r"\bvariables\.VariableV1\(",

@@ -33,13 +33,17 @@ results = {}
 
 class Result(unittest.TextTestResult):
     def addSuccess(self, test):
-        super().addSuccess(test); results[test.id()] = "ok"
+        super().addSuccess(test); results.setdefault(test.id(), "ok")
     def addFailure(self, test, err):
         super().addFailure(test, err); results[test.id()] = "FAIL"
     def addError(self, test, err):
         super().addError(test, err); results[test.id()] = "ERROR"
     def addSkip(self, test, reason):
         super().addSkip(test, reason); results[test.id()] = "skip"
+    def addSubTest(self, test, subtest, err):
+        super().addSubTest(test, subtest, err)
+        if err is not None:
+            results[test.id()] = "FAIL" if issubclass(err[0], test.failureException) else "ERROR"
 
 unittest.TextTestRunner(resultclass=Result, verbosity=0, stream=sys.stderr).run(suite)
 print("@@RESULTS@@" + json.dumps(results))
