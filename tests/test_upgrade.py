@@ -20,7 +20,7 @@ import pytest
 import tensorflow as tf
 
 from tf1clip import upgrade
-from tf1clip.upgrade import _rules
+from tf1clip.upgrade import _routes
 
 v1 = tf.compat.v1
 
@@ -840,7 +840,7 @@ def test_every_rewrite_target_exists_in_tf1clip_contrib():
         "tf.contrib.framework.get_or_create_global_step": "tf1clip.contrib.framework.get_or_create_global_step",
     }
     for contrib, target in sorted(targets.items()):
-        assert _rules.supported(contrib)[:2] == (len(contrib.split(".")), target), contrib
+        assert _routes.supported(contrib)[:2] == (len(contrib.split(".")), target), contrib
         module, _, name = target.rpartition(".")
         assert hasattr(importlib.import_module(module), name), target
     for missing in (
@@ -850,4 +850,4 @@ def test_every_rewrite_target_exists_in_tf1clip_contrib():
         "tf.contrib.layers.python.layers.feature_column",
         "tf.contrib.gan",
     ):
-        assert _rules.supported(missing) is None, missing
+        assert _routes.supported(missing) is None, missing

@@ -13,9 +13,9 @@ and a Python API whose functions return results instead of printing::
     converted = tf1clip.upgrade.upgrade_source(text)              # SourceResult(text, log, added)
 
 The conversion runs TensorFlow's own converter (``tensorflow.tools.compatibility``)
-and tf1clip's rules; see docs/upgrade.rst. Parts: ``_rules`` (rewriting inside the
-engine's preprocessing), ``_fixes`` (the lines added afterwards), ``_convert``
-(files, notebooks, trees), ``_results`` (results and the report), ``_cli``.
+and tf1clip's rules; see docs/upgrade.rst, which lists the parts (routing tables in
+``_tables``, rewriting rules in ``_rules*``, added lines in ``_fixes``, files and trees
+in ``_convert``, the report in ``_results``, the command in ``_cli``).
 Importing this package, ``--help`` and ``--version`` do not import TensorFlow.
 """
 

@@ -45,6 +45,12 @@ def parser() -> argparse.ArgumentParser:
         prog="tf1clip-upgrade", formatter_class=argparse.RawDescriptionHelpFormatter, description=DESCRIPTION
     )
     p.add_argument("--version", action="version", version=_version())
+    _add_input_arguments(p)
+    _add_conversion_arguments(p)
+    return p
+
+
+def _add_input_arguments(p):
     p.add_argument("--infile", dest="input_file", help="If converting a single file, the name of the file to convert.")
     p.add_argument("--outfile", dest="output_file", help="If converting a single file, the output filename.")
     p.add_argument(
@@ -68,6 +74,9 @@ def parser() -> argparse.ArgumentParser:
         action="store_true",
         help="Convert the input file or tree in place (unchanged files are not touched).",
     )
+
+
+def _add_conversion_arguments(p):
     p.add_argument(
         "--no_import_rename",
         dest="no_import_rename",
@@ -110,7 +119,6 @@ def parser() -> argparse.ArgumentParser:
         action="store_true",
         help="Print the full log to stdout instead of just the issues.",
     )
-    return p
 
 
 def _check(p, args):

@@ -216,6 +216,37 @@ def _write(path, data, mode):
             os.remove(temp)
 
 
+def _convert_into(result, data, options):
+    """The converted bytes of ``data``; sets ``result``'s status, log, added lines and crash."""
+    try:
+        if result.input.endswith(".ipynb"):
+            new, result.log, result.added = _convert_notebook(data, options)
+        else:
+            new, result.log, result.added = _convert_python(data, options)
+    except _Unconvertible as err:
+        result.status = "failed"
+        result.log = [LogEntry(ERROR, 0, 0, "%s; the file was left unchanged." % err)]
+        return data
+    except TensorFlowMissing:
+        raise
+    except Exception as err:  # noqa: BLE001 - a bug must not stop the other files of a tree
+        result.status = "crashed"
+        result.crash = traceback.format_exc()
+        result.log = [
+            LogEntry(
+                ERROR,
+                0,
+                0,
+                "tf1clip-upgrade failed on this file (internal error %s: %s); the "
+                "file was left unchanged. Please report it with the detailed log." % (type(err).__name__, err),
+            )
+        ]
+        return data
+    if new == data:
+        result.status = "unchanged"
+    return new
+
+
 def upgrade_file(
     input_file: str,
     output_file: Optional[str] = None,
@@ -233,7 +264,6 @@ def upgrade_file(
     options = dict(mode=mode, target=target, upgrade_compat_v1_import=upgrade_compat_v1_import)
     in_place = output_file is None or os.path.realpath(output_file) == os.path.realpath(input_file)
     source = os.path.realpath(input_file)
-    destination = source if in_place else output_file
     result = FileResult(input_file, input_file if in_place or output_file is None else output_file, "converted")
     try:
         with open(source, "rb") as handle:
@@ -243,35 +273,10 @@ def upgrade_file(
         result.status = "failed"
         result.log = [LogEntry(ERROR, 0, 0, "cannot read the file (%s); nothing was written." % err)]
         return result
-    try:
-        if input_file.endswith(".ipynb"):
-            new, log, added = _convert_notebook(data, options)
-        else:
-            new, log, added = _convert_python(data, options)
-        result.log, result.added = log, added
-    except _Unconvertible as err:
-        new = data
-        result.status = "failed"
-        result.log = [LogEntry(ERROR, 0, 0, "%s; the file was left unchanged." % err)]
-    except TensorFlowMissing:
-        raise
-    except Exception as err:  # noqa: BLE001 - a bug must not stop the other files of a tree
-        new = data
-        result.status = "crashed"
-        result.crash = traceback.format_exc()
-        result.log = [
-            LogEntry(
-                ERROR,
-                0,
-                0,
-                "tf1clip-upgrade failed on this file (internal error %s: %s); the "
-                "file was left unchanged. Please report it with the detailed log." % (type(err).__name__, err),
-            )
-        ]
-    if new == data and result.status == "converted":
-        result.status = "unchanged"
+    new = _convert_into(result, data, options)
     if new == data and in_place:
         return result
+    destination = source if in_place else output_file
     try:
         _write(destination, new, file_mode)
     except OSError as err:
@@ -289,6 +294,36 @@ def _link(path, in_root, out_path, out_root):
     os.symlink(target, out_path)
 
 
+def _check_trees(input_tree, output_root, in_place):
+    if not os.path.isdir(input_tree):
+        raise ValueError("input_tree must be a directory, got %r" % (input_tree,))
+    inside = os.path.relpath(os.path.realpath(output_root), os.path.realpath(input_tree))
+    if not in_place and not inside.startswith(os.pardir):
+        raise ValueError("output_tree must not be inside input_tree, got %r in %r" % (output_root, input_tree))
+
+
+def _tree_file(path, out_path, roots, in_place, copy_other_files, options):
+    """The result for one file of a tree (None: nothing done)."""
+    name = os.path.basename(path)
+    code = name.endswith((".py", ".ipynb"))
+    if name.startswith(_TEMP_PREFIX):
+        return None
+    if os.path.islink(path):
+        if in_place:
+            why = "Skipped the symbolic link (its target is converted where it lives)."
+            return FileResult(path, path, "skipped", [LogEntry(INFO, 0, 0, why)])
+        if code or copy_other_files:
+            _link(path, roots[0], out_path, roots[1])
+            return FileResult(path, out_path, "symlink")
+        return None
+    if code:
+        return upgrade_file(path, None if in_place else out_path, **options)
+    if copy_other_files and not in_place:
+        shutil.copy2(path, out_path)
+        return FileResult(path, out_path, "copied")
+    return None
+
+
 def upgrade_tree(
     input_tree: str,
     output_tree: Optional[str] = None,
@@ -304,18 +339,16 @@ def upgrade_tree(
     at the converted copy). In place, symbolic links are skipped (their targets in
     the tree are converted once). One file's failure never stops the others.
     """
+    options = dict(mode=mode, target=target, upgrade_compat_v1_import=upgrade_compat_v1_import)
     in_place = output_tree is None or os.path.realpath(output_tree) == os.path.realpath(input_tree)
     output_root = input_tree if output_tree is None else output_tree
-    if not os.path.isdir(input_tree):
-        raise ValueError("input_tree must be a directory, got %r" % (input_tree,))
-    inside = os.path.relpath(os.path.realpath(output_root), os.path.realpath(input_tree))
-    if not in_place and not inside.startswith(os.pardir):
-        raise ValueError("output_tree must not be inside input_tree, got %r in %r" % (output_tree, input_tree))
+    _check_trees(input_tree, output_root, in_place)
     results = []
     for dir_name, dir_names, file_names in os.walk(input_tree):
         dir_names.sort()
-        relative = os.path.relpath(dir_name, input_tree)
-        out_dir = dir_name if in_place else os.path.normpath(os.path.join(output_root, relative))
+        out_dir = (
+            dir_name if in_place else os.path.normpath(os.path.join(output_root, os.path.relpath(dir_name, input_tree)))
+        )
         if not in_place:
             os.makedirs(out_dir, exist_ok=True)
         for name in sorted(dir_names):
@@ -324,36 +357,10 @@ def upgrade_tree(
                 _link(path, input_tree, os.path.join(out_dir, name), output_root)
                 results.append(FileResult(path, os.path.join(out_dir, name), "symlink"))
         for name in sorted(file_names):
-            path = os.path.join(dir_name, name)
-            out_path = os.path.join(out_dir, name)
-            code = name.endswith((".py", ".ipynb"))
-            if name.startswith(_TEMP_PREFIX):
-                continue
-            if os.path.islink(path):
-                if in_place:
-                    results.append(
-                        FileResult(
-                            path,
-                            path,
-                            "skipped",
-                            [
-                                LogEntry(
-                                    INFO, 0, 0, "Skipped the symbolic link (its target is converted where it lives)."
-                                )
-                            ],
-                        )
-                    )
-                elif code or copy_other_files:
-                    _link(path, input_tree, out_path, output_root)
-                    results.append(FileResult(path, out_path, "symlink"))
-                continue
-            if code:
-                results.append(
-                    upgrade_file(path, None if in_place else out_path, mode, target, upgrade_compat_v1_import)
-                )
-            elif copy_other_files and not in_place:
-                shutil.copy2(path, out_path)
-                results.append(FileResult(path, out_path, "copied"))
+            path, out_path = os.path.join(dir_name, name), os.path.join(out_dir, name)
+            result = _tree_file(path, out_path, (input_tree, output_root), in_place, copy_other_files, options)
+            if result is not None:
+                results.append(result)
     return results
 
 

@@ -3,6 +3,9 @@
 import ast
 import importlib.util
 
+from tf1clip.upgrade._astutil import chains
+from tf1clip.upgrade._astutil import collect_aliases
+from tf1clip.upgrade._astutil import resolve
 from tf1clip.upgrade._tables import ERROR
 from tf1clip.upgrade._tables import ESTIMATOR_INSTALL
 from tf1clip.upgrade._tables import INFO
@@ -41,35 +44,6 @@ _TF1CLIP_GRAPH = (
 _MODE_CALLS = ("disable_eager_execution", "disable_v2_behavior", "enable_eager_execution")
 _LEGACY_KERAS_VAR = "TF_USE_LEGACY_KERAS"
 _NOTEBOOK_NEWLINE = "###==="  # how tensorflow.tools.compatibility.ipynb encodes a newline in a line
-
-
-def dotted(node):
-    """``"a.b.c"`` for a Name/Attribute chain, else None."""
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    parts.append(node.id)
-    return ".".join(reversed(parts))
-
-
-def _chains(tree):
-    """``(dotted, node)`` for every maximal Name/Attribute chain read in ``tree``."""
-    found = []
-
-    def visit(node):
-        for child in ast.iter_child_nodes(node):
-            name = dotted(child) if isinstance(child, (ast.Name, ast.Attribute)) else None
-            if name is not None:
-                if isinstance(child.ctx, ast.Load):
-                    found.append((name, child))
-            else:
-                visit(child)
-
-    visit(tree)
-    return found
 
 
 def _first_line(stmt):
@@ -119,12 +93,11 @@ class _Scan:
         self.mode_call = False
         self.tf1clip_uses, self.estimator_uses = [], []
         self._tree, self._statements = tree, None
-        aliases = _tf1clip_aliases(tree)
-        for dotted, node in _chains(tree):
+        aliases = collect_aliases(tree, "tf1clip", "tf1clip")
+        for dotted, node in chains(tree):
             if dotted.split(".")[0] == "tf1clip":
                 self.tf1clip_uses.append(dotted)
-            root, dot, rest = dotted.partition(".")
-            path = aliases.get(root, "") + dot + rest if root in aliases else dotted
+            path = resolve(aliases, dotted) or dotted
             if self.graph_use is None and path.startswith("tf1clip.contrib.") and path.endswith(_TF1CLIP_GRAPH):
                 self.graph_use = (dotted, node)
             if dotted.endswith(_MODE_CALLS):
@@ -164,24 +137,6 @@ class _Scan:
     @property
     def legacy_keras_use(self):
         return self.keras_v1_use or (self.keras_use if self.graph_use else None)
-
-
-def _tf1clip_aliases(tree):
-    """Names bound to tf1clip modules or members by imports and simple assignments."""
-    aliases = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.name.startswith("tf1clip.") and alias.asname:
-                    aliases[alias.asname] = alias.name
-        elif isinstance(node, ast.ImportFrom) and not node.level and (node.module or "").startswith("tf1clip"):
-            for alias in node.names:
-                aliases[alias.asname or alias.name] = node.module + "." + alias.name
-        elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            value = dotted(node.value)
-            if value and value.startswith("tf1clip."):
-                aliases[node.targets[0].id] = value
-    return aliases
 
 
 def _imports_tf_keras(node):
