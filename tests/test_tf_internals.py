@@ -121,3 +121,20 @@ def test_tf_export_module_builds_an_estimator_style_exporter():
     )
     assert issubclass(tf_export.api_export, object) and callable(tf_export.api_export("a.b"))
     assert _tf.version_tuple("2.21.0rc1") == (2, 21)
+
+
+def test_optimizer_subclass_protocol_accessors():
+    # Used by tf1clip.contrib.opt's optimizers (v1 Optimizer subclasses).
+    with tf.Graph().as_default():
+        w = tf.compat.v1.Variable([1.0, 2.0], name="w")
+        adam = tf.compat.v1.train.AdamOptimizer(0.1)
+        adam.apply_gradients([(tf.constant([1.0, 1.0]), w)])
+        beta1_power, beta2_power = _tf.adam_beta_powers(adam)
+        assert (beta1_power.op.name, beta2_power.op.name) == ("beta1_power", "beta2_power")
+        graph = tf.compat.v1.get_default_graph()
+        assert _tf.get_non_slot_variable(adam, "beta2_power", graph=graph) is beta2_power
+        sgd = tf.compat.v1.train.GradientDescentOptimizer(0.1)
+        assert _tf.zeros_slot(sgd, w, "s", "SGD").op.name == "w/SGD"
+        assert _tf.get_or_make_slot(sgd, w, tf.ones([2]), "t", "SGD").op.name == "w/SGD_1"
+        assert sgd.get_slot_names() == ["s", "t"]
+        assert _tf.create_non_slot_variable(sgd, 3.0, "extra", w).op.name == "extra"

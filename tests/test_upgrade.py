@@ -549,7 +549,7 @@ def test_unsupported_contrib_symbols_are_errors_naming_the_successor(tmp_path):
         assert successors[line] in message, (line, message)
     assert "(7 errors)" in report
     text = out.read_text()  # written anyway, with what could be converted
-    assert 'optimizer = getattr(tf.contrib.opt, "LazyAdamOptimizer")(0.1)\n' in text
+    assert 'optimizer = getattr(tf.contrib.opt, "DelayCompensatedGradientDescentOptimizer")(0.1)\n' in text
     assert "x = tf.compat.v1.placeholder(tf.float32, [None, 8])\n" in text
 
 
@@ -868,7 +868,7 @@ def test_every_rewrite_target_exists_in_tf1clip_contrib():
         assert hasattr(importlib.import_module(module), name), target
     for missing in (
         "tf.contrib.layers.embedding_column",
-        "tf.contrib.opt.LazyAdamOptimizer",
+        "tf.contrib.opt.DelayCompensatedGradientDescentOptimizer",
         "tf.contrib.rnn.LSTMCell",
         "tf.contrib.layers.python.layers.feature_column",
         "tf.contrib.quantize",

@@ -292,7 +292,7 @@ def test_contrib_module_objects_are_rewritten_only_when_every_use_is_provided():
     result = _up("""\
         import tensorflow as tf
         a = getattr(tf.contrib.opt, name, None)
-        b = getattr(tf.contrib.opt, "LazyAdamOptimizer")
+        b = getattr(tf.contrib.opt, "DelayCompensatedGradientDescentOptimizer")
         c = getattr(tf.contrib.layers, "optimize_loss")
         opt_module = tf.contrib.opt
         d = getattr(opt_module, name)
@@ -301,7 +301,7 @@ def test_contrib_module_objects_are_rewritten_only_when_every_use_is_provided():
     text = result.text.splitlines()
     assert text[2:] == [
         "a = getattr(tf.contrib.opt, name, None)",
-        'b = getattr(tf.contrib.opt, "LazyAdamOptimizer")',
+        'b = getattr(tf.contrib.opt, "DelayCompensatedGradientDescentOptimizer")',
         'c = getattr(tf1clip.contrib.layers, "optimize_loss")',
         "opt_module = tf.contrib.opt",
         "d = getattr(opt_module, name)",
@@ -309,7 +309,10 @@ def test_contrib_module_objects_are_rewritten_only_when_every_use_is_provided():
     ]
     errors = _issues(result)
     assert [line for line, _ in errors] == [2, 3, 6, 7]
-    assert "LazyAdamOptimizer" in errors[1][1] and "cannot be known before the program runs" in errors[0][1]
+    assert (
+        "DelayCompensatedGradientDescentOptimizer" in errors[1][1]
+        and "cannot be known before the program runs" in errors[0][1]
+    )
 
 
 def test_one_error_per_symbol_and_line():

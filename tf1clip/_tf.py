@@ -209,6 +209,31 @@ def tf_export_module():
     return tf_export
 
 
+# The v1 Optimizer's subclassing protocol, used by tf1clip.contrib.opt's optimizers
+# (subclasses of tf.compat.v1.train.Optimizer, as contrib's were): checked on TF 2.15,
+# 2.16, 2.21. Public replacement: none for v1 optimizers (Keras optimizers have
+# add_variable_from_reference, but they are not v1 optimizers).
+def zeros_slot(optimizer, var, slot_name, op_name):
+    return optimizer._zeros_slot(var, slot_name, op_name)
+
+
+def get_or_make_slot(optimizer, var, val, slot_name, op_name):
+    return optimizer._get_or_make_slot(var, val, slot_name, op_name)
+
+
+def create_non_slot_variable(optimizer, initial_value, name, colocate_with):
+    return optimizer._create_non_slot_variable(initial_value=initial_value, name=name, colocate_with=colocate_with)
+
+
+def get_non_slot_variable(optimizer, name, graph=None):
+    return optimizer._get_non_slot_variable(name, graph=graph)
+
+
+def adam_beta_powers(optimizer):
+    """``(beta1_power, beta2_power)`` of a v1 ``AdamOptimizer`` (its non-slot variables)."""
+    return optimizer._get_beta_accumulators()
+
+
 # (object or class path, attribute) for every private name above.
 PRIVATE_NAMES = [
     ("tensorflow.compat.v1.train.experimental.MixedPrecisionLossScaleOptimizer", "_doing_dynamic_loss_scaling"),
@@ -232,6 +257,11 @@ PRIVATE_NAMES = [
     ("tensorflow.python.util.tf_export", "API_ATTRS"),
     ("tensorflow.python.util.tf_export", "API_ATTRS_V1"),
     ("tensorflow.python.util.tf_export", "TENSORFLOW_API_NAME"),
+    ("tensorflow.compat.v1.train.Optimizer", "_zeros_slot"),
+    ("tensorflow.compat.v1.train.Optimizer", "_get_or_make_slot"),
+    ("tensorflow.compat.v1.train.Optimizer", "_create_non_slot_variable"),
+    ("tensorflow.compat.v1.train.Optimizer", "_get_non_slot_variable"),
+    ("tensorflow.compat.v1.train.AdamOptimizer", "_get_beta_accumulators"),
 ]
 
 # (class path, attribute) for the private attributes that instances get in ``__init__``.

@@ -32,6 +32,28 @@ OPT2_NAMES = (
     "VariableClippingOptimizer",
 )
 
+# opt1 names: tf.contrib.opt's optimizers (docs/contrib_opt.rst)
+_OPT1_NAMES = (
+    "LazyAdamOptimizer",
+    "NadamOptimizer",
+    "AdaMaxOptimizer",
+    "AdamGSOptimizer",
+    "LazyAdamGSOptimizer",
+    "AdamWOptimizer",
+    "MomentumWOptimizer",
+    "DecoupledWeightDecayExtension",
+    "extend_with_decoupled_weight_decay",
+    "PowerSignOptimizer",
+    "AddSignOptimizer",
+    "LARSOptimizer",
+    "RegAdagradOptimizer",
+    "AGNOptimizer",
+    "AGNCustomGetter",
+    "GGTOptimizer",
+    "ShampooOptimizer",
+)
+# end opt1 names
+
 # tf1clip's own contrib drop-ins: contrib module (as tf_upgrade_v2 spells it) -> (tf1clip
 # module, the members tf1clip itself implements). tests/test_upgrade_rules.py checks each exists.
 OWN = {
@@ -49,7 +71,7 @@ OWN = {
         "tf1clip.contrib.layers",
         ("OPTIMIZER_CLS_NAMES", "OPTIMIZER_SUMMARIES", "adaptive_clipping_fn", "optimize_loss"),
     ),
-    "tf.contrib.opt": ("tf1clip.contrib.opt", ("clip_gradients_by_global_norm",) + OPT2_NAMES),
+    "tf.contrib.opt": ("tf1clip.contrib.opt", ("clip_gradients_by_global_norm",) + OPT2_NAMES + _OPT1_NAMES),
     # opt2 rows: contrib.opt's implementation modules (TF 1 code imported them too)
     "tf.contrib.opt.python.training.multitask_optimizer_wrapper": (
         "tf1clip.contrib.opt",
@@ -77,6 +99,28 @@ OWN = {
         ("ExternalOptimizerInterface", "ScipyOptimizerInterface"),
     ),
     # end opt2 rows
+    # opt1 names: contrib.opt's own module paths ("from tensorflow.contrib.opt.python.training.X import Y")
+    "tf.contrib.opt.python.training.lazy_adam_optimizer": ("tf1clip.contrib.opt", ("LazyAdamOptimizer",)),
+    "tf.contrib.opt.python.training.nadam_optimizer": ("tf1clip.contrib.opt", ("NadamOptimizer",)),
+    "tf.contrib.opt.python.training.adamax": ("tf1clip.contrib.opt", ("AdaMaxOptimizer",)),
+    "tf.contrib.opt.python.training.adam_gs_optimizer": ("tf1clip.contrib.opt", ("AdamGSOptimizer",)),
+    "tf.contrib.opt.python.training.lazy_adam_gs_optimizer": ("tf1clip.contrib.opt", ("LazyAdamGSOptimizer",)),
+    "tf.contrib.opt.python.training.weight_decay_optimizers": (
+        "tf1clip.contrib.opt",
+        ("AdamWOptimizer", "MomentumWOptimizer", "DecoupledWeightDecayExtension", "extend_with_decoupled_weight_decay"),
+    ),
+    "tf.contrib.opt.python.training.powersign": ("tf1clip.contrib.opt", ("PowerSignOptimizer",)),
+    "tf.contrib.opt.python.training.addsign": ("tf1clip.contrib.opt", ("AddSignOptimizer",)),
+    "tf.contrib.opt.python.training.sign_decay": (
+        "tf1clip.contrib.opt.sign_decay",
+        ("get_linear_decay_fn", "get_cosine_decay_fn", "get_restart_decay_fn"),
+    ),
+    "tf.contrib.opt.python.training.lars_optimizer": ("tf1clip.contrib.opt", ("LARSOptimizer",)),
+    "tf.contrib.opt.python.training.reg_adagrad_optimizer": ("tf1clip.contrib.opt", ("RegAdagradOptimizer",)),
+    "tf.contrib.opt.python.training.agn_optimizer": ("tf1clip.contrib.opt", ("AGNOptimizer", "AGNCustomGetter")),
+    "tf.contrib.opt.python.training.ggt": ("tf1clip.contrib.opt", ("GGTOptimizer",)),
+    "tf.contrib.opt.python.training.shampoo": ("tf1clip.contrib.opt", ("ShampooOptimizer",)),
+    # end opt1 names
     "tf.contrib.slim": ("tf1clip.contrib.slim", ("learning", "get_global_step", "get_or_create_global_step")),
     "tf.contrib.slim.learning": (
         "tf1clip.contrib.slim.learning",
@@ -371,6 +415,9 @@ SUCCESSORS = {
     "tf.contrib.estimator": "tf1clip.estimator (tensorflow-estimator 2.15's API) has no such name",
     "tf.contrib.opt": "tf1clip.contrib.opt does not provide it (see its list in the tf1clip docs); use a "
     "tf.compat.v1.train optimizer (or tf.keras.optimizers, e.g. AdamW) instead",
+    "(pip install 'tf1clip[estimator]', Python <= 3.11); convert with --target estimator",
+    "tf.contrib.opt": "tf1clip.contrib.opt provides clip_gradients_by_global_norm and the optimizers listed "
+    "in its docs (docs/contrib_opt.rst), not this one; use a tf.compat.v1.train optimizer instead",
     "tf.contrib.distributions": "use the tensorflow-probability package (tfp.distributions)",
     "tf.contrib.bayesflow": "use the tensorflow-probability package",
     "tf.contrib.seq2seq": "use tensorflow-addons' tfa.seq2seq (in maintenance mode) or Keras layers",

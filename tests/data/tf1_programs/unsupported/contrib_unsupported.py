@@ -2,13 +2,13 @@
 import tensorflow as tf
 import tensorflow.contrib.gan as tfgan
 from tensorflow.contrib import cudnn_rnn
-from tensorflow.contrib.opt import LazyAdamOptimizer
+from tensorflow.contrib.opt import DelayCompensatedGradientDescentOptimizer
 
 x = tf.placeholder(tf.float32, [None, 8])
 lstm = cudnn_rnn.CudnnLSTM(1, 16)
 gan_model = tfgan.gan_model(None, None, real_data=x, generator_inputs=x)
 tf.contrib.quantize.create_training_graph(quant_delay=100)
 estimator = tf.contrib.learn.Estimator(model_fn=None)
-optimizer = getattr(tf.contrib.opt, "LazyAdamOptimizer")(0.1)
-lazy = LazyAdamOptimizer(0.1)
+optimizer = getattr(tf.contrib.opt, "DelayCompensatedGradientDescentOptimizer")(0.1)
+lazy = DelayCompensatedGradientDescentOptimizer(0.1)
 cell = tf.contrib.rnn.NASCell(4)
