@@ -413,9 +413,6 @@ SUCCESSORS = {
     "tf.contrib.learn.models": "build the model with tf.compat.v1.layers or tf.keras; the canned estimators "
     "are tf.estimator's (DNNClassifier, LinearRegressor ...)",
     "tf.contrib.estimator": "tf1clip.estimator (tensorflow-estimator 2.15's API) has no such name",
-    "tf.contrib.opt": "tf1clip.contrib.opt does not provide it (see its list in the tf1clip docs); use a "
-    "tf.compat.v1.train optimizer (or tf.keras.optimizers, e.g. AdamW) instead",
-    "(pip install 'tf1clip[estimator]', Python <= 3.11); convert with --target estimator",
     "tf.contrib.opt": "tf1clip.contrib.opt provides clip_gradients_by_global_norm and the optimizers listed "
     "in its docs (docs/contrib_opt.rst), not this one; use a tf.compat.v1.train optimizer instead",
     "tf.contrib.distributions": "use the tensorflow-probability package (tfp.distributions)",
