@@ -22,8 +22,8 @@ class AGNCustomGetter:
 
     def __init__(self, worker_device):
         self._worker_device = worker_device
-        self._global_map = {}
-        self._grad_map = {}
+        self.global_map = {}
+        self.grad_map = {}
 
     def __call__(self, getter, name, trainable, collections, *args, **kwargs):
         if not trainable:
@@ -48,12 +48,12 @@ class AGNCustomGetter:
                 **kwargs,
             )
         if kwargs.get("partitioner") is None:
-            self._grad_map[local_var] = grad_variable
-            self._global_map[local_var] = global_center_variable
+            self.grad_map[local_var] = grad_variable
+            self.global_map[local_var] = global_center_variable
         else:
             for local, grad, center in zip(list(local_var), list(grad_variable), list(global_center_variable)):
-                self._grad_map[local] = grad
-                self._global_map[local] = center
+                self.grad_map[local] = grad
+                self.global_map[local] = center
         return local_var
 
 
@@ -89,8 +89,8 @@ class AGNOptimizer(tf.compat.v1.train.Optimizer):
         self._opt = optimizer
         self._num_worker = num_worker
         self._period = communication_period
-        self._global_map = custom_getter._global_map
-        self._grad_map = custom_getter._grad_map
+        self._global_map = custom_getter.global_map
+        self._grad_map = custom_getter.grad_map
         self._local_step = v1.get_variable(
             initializer=0, trainable=False, collections=[v1.GraphKeys.LOCAL_VARIABLES], name="local_step"
         )

@@ -59,7 +59,7 @@ class ElasticAverageCustomGetter:
     def __init__(self, worker_device):
         self._worker_device = worker_device
         self._local_map = {}
-        self._global_map = {}
+        self.global_map = {}
 
     def __call__(self, getter, name, trainable, collections, *args, **kwargs):
         if not trainable:
@@ -77,7 +77,7 @@ class ElasticAverageCustomGetter:
             )
         for var, lc, gc in zip(_parts(local_var), _parts(local_center), _parts(global_center)):
             self._local_map[var] = lc
-            self._global_map[var] = gc
+            self.global_map[var] = gc
         return local_var
 
     def local_center(self, var):
@@ -86,7 +86,7 @@ class ElasticAverageCustomGetter:
 
     def global_center(self, var):
         """The ``global_center_variable`` of local variable ``var``."""
-        return self._global_map[var]
+        return self.global_map[var]
 
 
 def _move_to_local_collection(names):
@@ -296,7 +296,7 @@ class ElasticAverageOptimizer(tf.compat.v1.train.Optimizer):
         Raises:
           RuntimeError: no variable was created through the custom getter.
         """
-        if not self._getter._global_map:
+        if not self._getter.global_map:
             raise RuntimeError(
                 "global_center_variable is empty, please make sure this is called after model created and "
                 "ElasticAverageCustomGetter is used when declaring you model"
@@ -308,9 +308,9 @@ class ElasticAverageOptimizer(tf.compat.v1.train.Optimizer):
         swapped = {}
         for key, entry in var_list.items():
             if isinstance(entry, list):
-                swapped[key] = [self._getter._global_map.get(v, v) for v in entry]
+                swapped[key] = [self._getter.global_map.get(v, v) for v in entry]
             else:
-                swapped[key] = self._getter._global_map.get(entry, entry)
+                swapped[key] = self._getter.global_map.get(entry, entry)
         return tf.compat.v1.train.Saver(swapped, name=name, **kwargs)
 
 
@@ -520,6 +520,11 @@ class ModelAverageOptimizer(tf.compat.v1.train.Optimizer):
         self._chief_init_op = tf.group(*chief_init_ops)
         return conditional_update
 
+    @property
+    def chief_init_op(self):
+        """The op the chief runs before training (the accumulators' global steps); None before ``apply_gradients``."""
+        return self._chief_init_op
+
     def get_init_op(self):
         """The op copying every global variable into its local variable."""
         return self._local_vars_update(tf.compat.v1.trainable_variables())
@@ -537,5 +542,5 @@ class _ModelAverageOptimizerHook(tf.compat.v1.train.SessionRunHook):
         self._is_chief = is_chief
 
     def begin(self):
-        self._chief_init_op = self._ma_optimizer._chief_init_op if self._is_chief else None
+        self._chief_init_op = self._ma_optimizer.chief_init_op if self._is_chief else None
         self._variable_init_op = self._ma_optimizer.get_init_op()
