@@ -368,6 +368,30 @@ def test_under_loss_scaling(name):
         np.testing.assert_allclose(a[key], b[key], rtol=1e-6, err_msg=key)
 
 
+# The chief's queue runner is cancelled (in its thread) when the session closes.
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
+@pytest.mark.parametrize("name", ["LazyAdam", "AdamW", "PowerSign", "AdamGS"])
+def test_under_sync_replicas(name):
+    """SyncReplicasOptimizer (one replica, its chief hook) gives the unwrapped optimizer's numbers."""
+    with tf.Graph().as_default():
+        x = tf.constant(X)
+        loss_a, step_a, _ = _model("a", x)
+        loss_b, step_b, _ = _model("b", x)
+        with v1.variable_scope("a"):
+            sync = v1.train.SyncReplicasOptimizer(OPTIMIZERS[name](step_a), replicas_to_aggregate=1)
+            train_a = sync.minimize(loss_a, global_step=step_a)
+        with v1.variable_scope("b"):
+            train_b = OPTIMIZERS[name](step_b).minimize(loss_b, global_step=step_b)
+        hook = sync.make_session_run_hook(is_chief=True, num_tokens=0)
+        with v1.train.MonitoredSession(hooks=[hook], stop_grace_period_secs=1) as sess:
+            for _ in range(2):
+                sess.run(train_a)
+                sess.run(train_b)
+            a, b = _state(sess, "a"), _state(sess, "b")
+    for key in ("w", "emb", "step"):
+        np.testing.assert_allclose(a[key], b[key], rtol=1e-6, err_msg=key)
+
+
 @pytest.mark.parametrize("name", ["LazyAdam", "Nadam", "AdaMax", "PowerSign", "AddSign", "LARS", "RegAdagrad", "AdamW"])
 def test_inside_optimize_loss_by_class_and_by_instance(name):
     classes = {
