@@ -23,13 +23,10 @@ result and always stops every process it started.
 import argparse
 import json
 import os
-import socket
-import subprocess
 import sys
-import tempfile
-import time
 
 import numpy as np
+from _local_cluster import LocalCluster, free_ports, task_env, wait_until
 
 LEARNING_RATE = 0.1
 CLIP_NORM = 1.0
@@ -115,11 +112,11 @@ def run_task(args):
             for _ in range(args.steps):
                 if args.mode == "sync":
                     # Take our step only once the other worker holds its token.
-                    _wait(lambda: sess.run(pending_tokens) == 0, args.timeout)
+                    wait_until(lambda: sess.run(pending_tokens) == 0, args.timeout)
                 sess.run(train_op)
             if is_chief:
                 total = args.steps * (NUM_WORKERS if args.mode == "async" else 1)
-                _wait(lambda: sess.run(global_step) >= total, args.timeout)
+                wait_until(lambda: sess.run(global_step) >= total, args.timeout)
                 w_value, b_value, step = sess.run([w, b, global_step])
                 result = {
                     "mode": args.mode,
@@ -140,39 +137,18 @@ def run_task(args):
     os._exit(0)
 
 
-def _wait(predicate, timeout):
-    deadline = time.time() + timeout
-    while not predicate():
-        if time.time() > deadline:
-            raise RuntimeError("timed out after %.0f s" % timeout)
-        time.sleep(0.01)
-
-
 def _wait_for_chief(tf, target, config, uninitialized, timeout):
     """Polls until the chief has initialised the variables on the ps."""
     with tf.compat.v1.Session(target, config=config) as sess:
-        _wait(lambda: sess.run(uninitialized).size == 0, timeout)
+        wait_until(lambda: sess.run(uninitialized).size == 0, timeout)
 
 
 # --- the launcher ------------------------------------------------------------
 
 
-def _free_ports(count):
-    socks = []
-    try:
-        for _ in range(count):
-            s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-            s.bind(("127.0.0.1", 0))
-            socks.append(s)
-        return [s.getsockname()[1] for s in socks]
-    finally:
-        for s in socks:
-            s.close()
-
-
 def launch(args):
     """Starts ps + workers, waits for the workers, stops everything; returns the chief's result."""
-    ports = _free_ports(1 + NUM_WORKERS)
+    ports = free_ports(1 + NUM_WORKERS)
     common = [
         "--ports",
         ",".join(map(str, ports)),
@@ -185,48 +161,17 @@ def launch(args):
         "--on-nonfinite",
         args.on_nonfinite,
     ]
-    tasks = [("ps", 0)] + [("worker", i) for i in range(NUM_WORKERS)]
-    env = dict(os.environ)
-    env.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
-    procs, logs = [], []
-    deadline = time.time() + args.timeout
-    try:
-        for job, task in tasks:
-            log = tempfile.TemporaryFile()
-            logs.append(log)
-            cmd = [sys.executable, os.path.abspath(__file__), "--job", job, "--task", str(task)] + common
-            chief = (job, task) == ("worker", 0)
-            procs.append(subprocess.Popen(cmd, stdout=subprocess.PIPE if chief else log, stderr=log, env=env))
-        chief = procs[1]
-        out, _ = chief.communicate(timeout=max(1.0, deadline - time.time()))
-        if chief.returncode != 0:
-            raise RuntimeError("the chief failed:\n" + _tail(logs[1]))
+    with LocalCluster(args.timeout) as cluster:
+        procs = [
+            cluster.start(
+                [sys.executable, os.path.abspath(__file__), "--job", job, "--task", str(task)] + common, task_env()
+            )
+            for job, task in [("ps", 0)] + [("worker", i) for i in range(NUM_WORKERS)]
+        ]
+        result = cluster.result(procs[1])
         for proc in procs[2:]:
-            proc.wait(timeout=max(1.0, deadline - time.time()))
-        for line in out.decode().splitlines():
-            if line.startswith("RESULT "):
-                return json.loads(line[len("RESULT ") :])
-        raise RuntimeError("the chief printed no result:\n" + _tail(logs[1]))
-    except subprocess.TimeoutExpired:
-        tails = "\n".join(_tail(log) for log in logs)
-        raise RuntimeError("the cluster did not finish within %.0f s:\n%s" % (args.timeout, tails)) from None
-    finally:
-        for proc in procs:
-            if proc.poll() is None:
-                proc.terminate()
-        for proc in procs:
-            try:
-                proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
-        for log in logs:
-            log.close()
-
-
-def _tail(log, limit=3000):
-    log.seek(0)
-    return log.read().decode(errors="replace")[-limit:]
+            cluster.wait(proc)
+        return result
 
 
 def main(argv=None):

@@ -10,7 +10,7 @@ the edits made to each file. The sources are public TensorFlow code: keep them
 and their ported copies outside the repository.
 
 Only the mechanical edits in ``EDITS`` are made (each a regular expression and
-its replacement), plus one header inserted before the first import:
+its replacement), plus a header inserted before the first import:
 
 * header: ``import tensorflow as _tf1clip_tf`` and
   ``_tf1clip_tf.compat.v1.disable_v2_behavior()`` (graph mode and reference
@@ -32,7 +32,12 @@ its replacement), plus one header inserted before the first import:
 * ``variables.RefVariable(`` → ``_tf1clip_tf.compat.v1.Variable(`` with
   ``use_resource=False`` semantics by default (``disable_v2_behavior``);
 * ``run_in_graph_and_eager_modes(reset_test=True)`` →
-  ``run_in_graph_and_eager_modes()`` (TF 2 removed the argument; it always resets).
+  ``run_in_graph_and_eager_modes()`` (TF 2 removed the argument; it always resets);
+* ``tf.contrib.opt.`` → ``_tf1clip_contrib_opt.``, with the header line
+  ``from tf1clip.contrib import opt as _tf1clip_contrib_opt`` after the first
+  (``HEADER_IMPORTS``; variable_clipping_optimizer_test.py reaches the
+  optimizer as ``tf.contrib.opt.VariableClippingOptimizer``);
+* ``np.infty`` → ``np.inf`` (NumPy 2 removed the alias; external_optimizer_test.py uses it).
 
 Run both versions with ``scripts/run_tf115_tests.py``.
 """
@@ -86,6 +91,17 @@ EDITS = [
         r"\brun_in_graph_and_eager_modes\(reset_test=True\)",
         r"run_in_graph_and_eager_modes()",
     ),
+    ("tf.contrib.opt. -> tf1clip.contrib.opt", r"\btf\.contrib\.opt\.", r"_tf1clip_contrib_opt."),
+    ("np.infty -> np.inf (removed in NumPy 2)", r"\bnp\.infty\b", r"np.inf"),
+]
+
+# (description, line, marker): the line goes after HEADER when the edited text contains marker.
+HEADER_IMPORTS = [
+    (
+        "header: import tf1clip.contrib.opt as _tf1clip_contrib_opt",
+        "from tf1clip.contrib import opt as _tf1clip_contrib_opt\n",
+        "_tf1clip_contrib_opt.",
+    ),
 ]
 
 
@@ -106,6 +122,10 @@ def port(text):
         text, count = re.subn(pattern, replacement, text, flags=re.MULTILINE)
         if count:
             report.append((description, count))
+    for description, line, marker in HEADER_IMPORTS:
+        if marker in text:
+            text = text.replace(HEADER, HEADER + line, 1)
+            report.append((description, 1))
     return text, report
 
 

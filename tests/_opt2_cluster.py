@@ -13,21 +13,14 @@ control flow v1), ``v2`` only ``disable_eager_execution()``.
 import argparse
 import json
 import os
-import socket
-import subprocess
 import sys
 import tempfile
-import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "legacy_examples"))
+
+from _local_cluster import LocalCluster, free_ports, task_env, wait_until  # noqa: E402  (legacy_examples/)
 
 NUM_WORKERS = 2
-
-
-def _wait(predicate, timeout):
-    deadline = time.time() + timeout
-    while not predicate():
-        if time.time() > deadline:
-            raise RuntimeError("timed out after %.0f s" % timeout)
-        time.sleep(0.02)
 
 
 def run_task(args):
@@ -106,7 +99,7 @@ def run_task(args):
         }
         if not is_chief:
             with v1.Session(server.target, config=config) as probe:
-                _wait(lambda: probe.run(uninitialized).size == 0, args.timeout)
+                wait_until(lambda: probe.run(uninitialized).size == 0, args.timeout)
         with v1.train.MonitoredTrainingSession(
             master=server.target,
             is_chief=is_chief,
@@ -133,10 +126,10 @@ def run_task(args):
                     result["step3"] = state()
             else:
                 # Worker 0 steps first, then worker 1 (each step ends with an exchange).
-                _wait(lambda: sess.run(global_step) >= worker, args.timeout)
+                wait_until(lambda: sess.run(global_step) >= worker, args.timeout)
                 sess.run(train)
                 result["mine"] = state()
-                _wait(lambda: sess.run(global_step) >= NUM_WORKERS, args.timeout)
+                wait_until(lambda: sess.run(global_step) >= NUM_WORKERS, args.timeout)
                 result["final"] = state()
                 if is_chief:
                     path = os.path.join(args.tmpdir, "ea")
@@ -152,63 +145,19 @@ def run_task(args):
     os._exit(0)
 
 
-def _free_ports(count):
-    socks = []
-    try:
-        for _ in range(count):
-            s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-            s.bind(("127.0.0.1", 0))
-            socks.append(s)
-        return [s.getsockname()[1] for s in socks]
-    finally:
-        for s in socks:
-            s.close()
-
-
 def launch(args):
-    ports = _free_ports(1 + NUM_WORKERS)
+    ports = free_ports(1 + NUM_WORKERS)
     tmpdir = tempfile.mkdtemp(prefix="opt2_cluster_")
     common = [args.scenario, args.mode, "--ports", ",".join(map(str, ports)), "--timeout", str(args.timeout)]
     common += ["--tmpdir", tmpdir]
-    env = dict(os.environ)
-    env.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
-    procs, logs = [], []
-    deadline = time.time() + args.timeout
-    try:
-        for job, task in [("ps", 0)] + [("worker", i) for i in range(NUM_WORKERS)]:
-            log = tempfile.TemporaryFile()
-            logs.append(log)
-            cmd = [sys.executable, os.path.abspath(__file__)] + common + ["--job", job, "--task", str(task)]
-            procs.append(subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True))
-        results = []
-        for proc, log in zip(procs[1:], logs[1:]):
-            proc.wait(timeout=max(1.0, deadline - time.time()))
-            text = _read(log)
-            lines = [line for line in text.splitlines() if line.startswith("RESULT ")]
-            if proc.returncode != 0 or not lines:
-                raise RuntimeError("a worker failed (exit %s):\n%s" % (proc.returncode, text[-4000:]))
-            results.append(json.loads(lines[-1][len("RESULT ") :]))
-        return results
-    except subprocess.TimeoutExpired:
-        tails = "\n----\n".join(_read(log)[-2000:] for log in logs)
-        raise RuntimeError("the cluster did not finish within %.0f s:\n%s" % (args.timeout, tails)) from None
-    finally:
-        for proc in procs:
-            if proc.poll() is None:
-                proc.terminate()
-        for proc in procs:
-            try:
-                proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
-        for log in logs:
-            log.close()
-
-
-def _read(log):
-    log.seek(0)
-    return log.read().decode(errors="replace")
+    with LocalCluster(args.timeout) as cluster:
+        procs = [
+            cluster.start(
+                [sys.executable, os.path.abspath(__file__)] + common + ["--job", job, "--task", str(task)], task_env()
+            )
+            for job, task in [("ps", 0)] + [("worker", i) for i in range(NUM_WORKERS)]
+        ]
+        return [cluster.result(proc) for proc in procs[1:]]
 
 
 def main():

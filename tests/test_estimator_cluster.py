@@ -12,17 +12,16 @@ import glob
 import importlib.util
 import json
 import os
-import socket
-import subprocess
 import sys
-import tempfile
-import time
 
 import numpy as np
 import pytest
 import tensorflow as tf
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "legacy_examples"))
+from _local_cluster import LocalCluster, free_ports, task_env  # noqa: E402  (legacy_examples/)
+
 WORKER = os.path.join(ROOT, "tests", "_estimator_cluster_worker.py")
 TIMEOUT = 150
 MAX_STEPS = 12
@@ -43,66 +42,28 @@ def _estimator_available():
         pytest.skip(missing)
 
 
-def _free_ports(count):
-    socks = []
-    try:
-        for _ in range(count):
-            s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-            s.bind(("127.0.0.1", 0))
-            socks.append(s)
-        return [s.getsockname()[1] for s in socks]
-    finally:
-        for s in socks:
-            s.close()
-
-
 def _run_cluster(model_dir, mode):
     """Starts the five tasks, waits for chief, workers and evaluator, then lets the ps go; returns exit codes."""
-    chief, w0, w1, ps = ["127.0.0.1:%d" % p for p in _free_ports(4)]
+    chief, w0, w1, ps = ["127.0.0.1:%d" % p for p in free_ports(4)]
     cluster = {"chief": [chief], "worker": [w0, w1], "ps": [ps]}
     tasks = [("ps", 0), ("chief", 0), ("worker", 0), ("worker", 1), ("evaluator", 0)]
-    procs, logs = {}, {}
-    deadline = time.time() + TIMEOUT
-    try:
+    with LocalCluster(TIMEOUT) as processes:
+        procs = {}
         for kind, index in tasks:
-            env = dict(
-                os.environ,
+            env = task_env(
                 TF_CPP_MIN_LOG_LEVEL="2",
                 TF_USE_LEGACY_KERAS="1",
                 TF_CONFIG=json.dumps({"cluster": cluster, "task": {"type": kind, "index": index}}),
                 PYTHONPATH=os.pathsep.join([ROOT, os.environ.get("PYTHONPATH", "")]),
             )
-            log = tempfile.TemporaryFile()
-            logs[kind, index] = log
-            procs[kind, index] = subprocess.Popen(
-                [sys.executable, WORKER, model_dir, mode, str(MAX_STEPS)], stdout=log, stderr=subprocess.STDOUT, env=env
-            )
-        codes = {}
-        for key in tasks[1:]:
-            codes[key] = procs[key].wait(timeout=max(1.0, deadline - time.time()))
-        open(os.path.join(model_dir, "done"), "w").close()
-        codes["ps", 0] = procs["ps", 0].wait(timeout=max(1.0, deadline - time.time()))
-        return codes, {key: _read(log) for key, log in logs.items()}
-    except subprocess.TimeoutExpired:
-        tails = "\n".join("--- %s %d:\n%s" % (k + (_read(log)[-2000:],)) for k, log in logs.items())
-        pytest.fail("the cluster did not finish within %d s:\n%s" % (TIMEOUT, tails), pytrace=False)
-    finally:
-        for proc in procs.values():
-            if proc.poll() is None:
-                proc.terminate()
-        for proc in procs.values():
-            try:
-                proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
-        for log in logs.values():
-            log.close()
-
-
-def _read(log):
-    log.seek(0)
-    return log.read().decode(errors="replace")
+            procs[kind, index] = processes.start([sys.executable, WORKER, model_dir, mode, str(MAX_STEPS)], env)
+        try:
+            codes = {key: processes.wait(procs[key]) for key in tasks[1:]}
+            open(os.path.join(model_dir, "done"), "w").close()
+            codes["ps", 0] = processes.wait(procs["ps", 0])
+        except RuntimeError as exc:
+            pytest.fail(str(exc), pytrace=False)
+        return codes, {key: processes.output(proc) for key, proc in procs.items()}
 
 
 X = np.array([[1.0, 2.0], [3.0, -1.0], [0.5, 4.0], [-2.0, 1.0]])

@@ -16,6 +16,7 @@ they are.
 
 import builtins
 import collections
+import functools
 import importlib
 import importlib.abc
 import importlib.machinery
@@ -26,6 +27,8 @@ import sys
 import threading
 import types
 from typing import Any, Callable, Dict, List, Optional
+
+from tf1clip.contrib import _successor
 
 # tf1clip.contrib.gan namespace -> the TF-GAN module behind it.
 DELEGATES: Dict[str, str] = {
@@ -44,17 +47,7 @@ _lock = threading.RLock()
 _applied: Optional[List[str]] = None
 
 
-class _Shim(types.ModuleType):
-    """Stands in for a module inside TF-GAN's modules; adds what was removed, forwards the rest."""
-
-    def __init__(self, base: types.ModuleType, patch: str, extra: Dict[str, Any]):
-        super().__init__(base.__name__, base.__doc__)
-        self.__dict__.update(extra)
-        self._tf1clip_base = base
-        self._tf1clip_patch = patch
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._tf1clip_base, name)
+_Shim = _successor.Shim
 
 
 def _tf():
@@ -287,9 +280,8 @@ PATCHES: Dict[str, Callable[[], bool]] = {
 
 def _require_tensorflow_gan(what: str) -> None:
     if importlib.util.find_spec("tensorflow_gan") is None:
-        raise ImportError(
-            "%s comes from TF-GAN, which is not installed: %s (tensorflow-gan 2.1.0, the maintained successor "
-            "of tf.contrib.gan)." % (what, INSTALL_HINT)
+        raise _successor.not_installed(
+            what, "TF-GAN", INSTALL_HINT, "tensorflow-gan 2.1.0, the maintained successor of tf.contrib.gan"
         )
 
 
@@ -318,15 +310,6 @@ def load(namespace: str, what: str) -> types.ModuleType:
     return importlib.import_module(DELEGATES[namespace])
 
 
-def _is_public(module: types.ModuleType, name: str) -> bool:
-    if name.startswith("_"):
-        return False
-    exported = getattr(module, "__all__", None)
-    if exported is not None:
-        return name in exported
-    return hasattr(module, name)
-
-
 def resolve(namespace: str, name: str, qualname: str) -> Any:
     """The TF-GAN object that ``tf1clip.contrib.<namespace>.<name>`` stands for.
 
@@ -334,13 +317,12 @@ def resolve(namespace: str, name: str, qualname: str) -> Any:
       AttributeError: ``name`` is private or not a public name of the TF-GAN module.
       ImportError: TF-GAN is not installed.
     """
-    if name.startswith("_"):
-        raise AttributeError("module %r has no attribute %r" % (qualname, name))
-    module = load(namespace, "%s.%s" % (qualname, name))
-    if _is_public(module, name):
-        return getattr(module, name)
-    raise AttributeError(
-        "module %r has no attribute %r: TF-GAN's %s does not define it" % (qualname, name, DELEGATES[namespace])
+    return _successor.resolve(
+        qualname,
+        name,
+        lambda what: [load(namespace, what)],
+        _successor.is_public,
+        "TF-GAN's %s does not define it" % DELEGATES[namespace],
     )
 
 
@@ -348,26 +330,14 @@ def public_names(namespace: str) -> List[str]:
     """Public names of the TF-GAN module behind ``namespace`` (empty without TF-GAN); imports and patches TF-GAN."""
     if importlib.util.find_spec("tensorflow_gan") is None:
         return []
-    module = load(namespace, namespace)
-    return sorted(n for n in dir(module) if _is_public(module, n))
+    return _successor.public_names([load(namespace, namespace)], _successor.is_public)
 
 
 def module_getattr(namespace: str, module_globals: Dict[str, Any]) -> Callable[[str], Any]:
     """A PEP 562 ``__getattr__`` delegating to TF-GAN; caches what it finds."""
-    qualname = module_globals["__name__"]
-
-    def __getattr__(name: str) -> Any:
-        value = resolve(namespace, name, qualname)
-        module_globals[name] = value
-        return value
-
-    return __getattr__
+    return _successor.module_getattr(functools.partial(resolve, namespace), module_globals)
 
 
 def module_dir(namespace: str, module_globals: Dict[str, Any]) -> Callable[[], List[str]]:
     """A PEP 562 ``__dir__``: the module's own names plus TF-GAN's."""
-
-    def __dir__() -> List[str]:
-        return sorted(set(module_globals) | set(public_names(namespace)))
-
-    return __dir__
+    return _successor.module_dir(functools.partial(public_names, namespace), module_globals)

@@ -13,12 +13,15 @@ that does not use tf-slim are left as they are.
 """
 
 import contextlib
+import functools
 import importlib
 import importlib.util
 import sys
 import threading
 import types
 from typing import Any, Callable, Dict, List, Optional, Tuple
+
+from tf1clip.contrib import _successor
 
 # tf1clip.contrib namespace -> tf-slim modules searched in order.
 DELEGATES: Dict[str, Tuple[str, ...]] = {
@@ -45,9 +48,11 @@ def _require_tf_slim(what: str) -> types.ModuleType:
     try:
         return importlib.import_module("tf_slim")
     except ImportError as exc:
-        raise ImportError(
-            "%s comes from tf-slim, which is not installed: %s (tf-slim, Google's "
-            "maintained port of tf.contrib.slim/layers/framework/losses/metrics/training)." % (what, INSTALL_HINT)
+        raise _successor.not_installed(
+            what,
+            "tf-slim",
+            INSTALL_HINT,
+            "tf-slim, Google's maintained port of tf.contrib.slim/layers/framework/losses/metrics/training",
         ) from exc
 
 
@@ -78,15 +83,13 @@ def alias_package(namespace: str, name: str) -> types.ModuleType:
 
 
 def _is_public(module: types.ModuleType, name: str) -> bool:
-    if name.startswith("_") or name in _NOT_PUBLIC:
-        return False
-    exported = getattr(module, "__all__", None)
-    if exported is not None:
-        return name in exported
-    value = getattr(module, name, None)
-    if isinstance(value, types.ModuleType):
-        return value.__name__.startswith("tf_slim.")
-    return hasattr(module, name)
+    return _successor.is_public(module, name, _NOT_PUBLIC, "tf_slim")
+
+
+def _subpackage(name: str) -> Optional[types.ModuleType]:
+    if importlib.util.find_spec("tf_slim." + name) is None:
+        return None
+    return importlib.import_module("tf_slim." + name)
 
 
 def resolve(namespace: str, name: str, qualname: str) -> Any:
@@ -100,17 +103,13 @@ def resolve(namespace: str, name: str, qualname: str) -> Any:
       AttributeError: ``name`` is private or tf-slim has no such public name.
       ImportError: tf-slim is not installed.
     """
-    if name.startswith("_"):
-        raise AttributeError("module %r has no attribute %r" % (qualname, name))
-    modules = load(namespace, "%s.%s" % (qualname, name))
-    for module in modules:
-        if _is_public(module, name):
-            return getattr(module, name)
-    if namespace == "slim" and importlib.util.find_spec("tf_slim." + name) is not None:
-        return importlib.import_module("tf_slim." + name)
-    raise AttributeError(
-        "module %r has no attribute %r: neither tf1clip nor tf-slim (%s) defines it"
-        % (qualname, name, ", ".join(DELEGATES[namespace]))
+    return _successor.resolve(
+        qualname,
+        name,
+        functools.partial(load, namespace),
+        _is_public,
+        "neither tf1clip nor tf-slim (%s) defines it" % ", ".join(DELEGATES[namespace]),
+        _subpackage if namespace == "slim" else None,
     )
 
 
@@ -118,49 +117,24 @@ def public_names(namespace: str) -> List[str]:
     """Delegated public names of ``namespace`` (empty without tf-slim); does not patch."""
     if importlib.util.find_spec("tf_slim") is None:
         return []
-    names: set = set()
-    for module_name in DELEGATES[namespace]:
-        module = importlib.import_module(module_name)
-        names.update(n for n in dir(module) if _is_public(module, n))
-    return sorted(names)
+    return _successor.public_names((importlib.import_module(name) for name in DELEGATES[namespace]), _is_public)
 
 
 def module_getattr(namespace: str, module_globals: Dict[str, Any]) -> Callable[[str], Any]:
     """A PEP 562 ``__getattr__`` for a namespace that delegates to tf-slim; caches what it finds."""
-    qualname = module_globals["__name__"]
-
-    def __getattr__(name: str) -> Any:
-        value = resolve(namespace, name, qualname)
-        module_globals[name] = value
-        return value
-
-    return __getattr__
+    return _successor.module_getattr(functools.partial(resolve, namespace), module_globals)
 
 
 def module_dir(namespace: str, module_globals: Dict[str, Any]) -> Callable[[], List[str]]:
     """A PEP 562 ``__dir__``: the module's own names plus the delegated ones."""
-
-    def __dir__() -> List[str]:
-        return sorted(set(module_globals) | set(public_names(namespace)))
-
-    return __dir__
+    return _successor.module_dir(functools.partial(public_names, namespace), module_globals)
 
 
 # --------------------------------------------------------------------------------------
 # The compatibility layer.
 
 
-class _Shim(types.ModuleType):
-    """Stands in for a TensorFlow module inside one tf-slim module; adds what TF removed."""
-
-    def __init__(self, base: types.ModuleType, patch: str, extra: Dict[str, Any]):
-        super().__init__(base.__name__, base.__doc__)
-        self.__dict__.update(extra)
-        self._tf1clip_base = base
-        self._tf1clip_patch = patch
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._tf1clip_base, name)
+_Shim = _successor.Shim
 
 
 def _tensorflow():

@@ -1,5 +1,6 @@
 """Converting sources, files, notebooks and trees; every function returns results, none prints."""
 
+import ast
 import contextlib
 import importlib.util
 import io
@@ -111,11 +112,14 @@ def upgrade_source(
     target = resolve_target(target)
     spec = make_spec(mode, target, upgrade_compat_v1_import)
     tree = _engine.pasta.parse(text)
+    reads_tf = any(isinstance(node, ast.Name) and node.id == "tf" for node in ast.walk(tree))
     with contextlib.redirect_stdout(io.StringIO()):  # the engine prints each log line
         tree, pre_log, _ = spec.preprocess(tree)
         visitor = _engine.PastaEditVisitor(spec)
         visitor.visit(tree)
-    new_text, post_log, added = finish(_engine.pasta.dump(tree), tree, notebook=notebook, target=target)
+    new_text, post_log, added = finish(
+        _engine.pasta.dump(tree), tree, notebook=notebook, target=target, input_names_tf=reads_tf
+    )
     log = merge_repeated_errors(_dedupe(list(pre_log) + list(visitor.log) + post_log))
     return SourceResult(new_text, log, added)
 

@@ -295,11 +295,32 @@ def _estimator_error(uses, log):
     )
 
 
-def finish(text, tree, notebook=False, target="modern"):
+def _tf_import_line(tree, log):
+    """``import tensorflow as tf`` where the converted code reads ``tf`` and nothing binds it."""
+    use = None
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            if any(a.name == "*" or (a.asname or a.name.split(".")[0]) == "tf" for a in node.names):
+                return []
+        elif isinstance(node, ast.Name) and node.id == "tf":
+            if not isinstance(node.ctx, ast.Load):
+                return []
+            use = use or node
+        elif getattr(node, "arg", None) == "tf" or getattr(node, "name", None) == "tf":
+            return []
+    if use is None:
+        return []
+    _log_at(log, INFO, use, "Added 'import tensorflow as tf' for the tf.* names the conversion wrote.")
+    return ["import tensorflow as tf"]
+
+
+def finish(text, tree, notebook=False, target="modern", input_names_tf=True):
     """Adds the imports and settings the converted ``text`` needs to run on TF 2.
 
     ``tree`` is the converted pasta tree, whose nodes keep the input's line
-    numbers. Returns ``(new_text, log, added)``: log entries are ``(severity,
+    numbers. ``input_names_tf``: whether the input used the name ``tf``; if not,
+    and the conversion wrote ``tf.*`` names, ``import tensorflow as tf`` is added.
+    Returns ``(new_text, log, added)``: log entries are ``(severity,
     line, col, message)``, ``added`` the statements added. In notebook mode the
     added lines are joined to an existing line with the ipynb converter's
     newline marker, keeping the line count.
@@ -323,7 +344,8 @@ def finish(text, tree, notebook=False, target="modern"):
     keras_lines, after_os = _legacy_keras_lines(scan, first, text, log) if target != "estimator" else ([], False)
     if keras_lines:
         inserts.append((first.end_lineno, True, keras_lines) if after_os else (_first_line(first), False, keras_lines))
-    tf_lines = _tf1clip_import_line(tree, scan, input_tf_stmt or tree, log)
+    tf_lines = [] if input_names_tf else _tf_import_line(tree, log)
+    tf_lines += _tf1clip_import_line(tree, scan, input_tf_stmt or tree, log)
     tf_lines += _graph_mode_line(scan, tf_alias, input_tf_stmt, log)
     if tf_lines:
         inserts.append(

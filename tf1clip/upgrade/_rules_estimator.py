@@ -70,8 +70,8 @@ def _to_tf1clip_estimator(edits, node, parent, name, path):
         return True
     for prefix in T.ESTIMATOR_PREFIXES:
         if path == prefix or path.startswith(prefix + "."):
-            if name.split(".")[0] != "tf" or not name.startswith(prefix):
-                return False  # an alias bound by an import: reported where it is used
+            if _spelled(name) != path or not name.startswith(("tf.", "tensorflow.")):
+                return False  # an alias bound by an import: the import is converted
             depth = len(path.split(".")) - len(prefix.split("."))
             sub, sub_parent = node, parent
             for _ in range(depth):
@@ -79,6 +79,11 @@ def _to_tf1clip_estimator(edits, node, parent, name, path):
             edits.replace(sub_parent, sub, T.TF1CLIP_ESTIMATOR)
             return True
     return False
+
+
+def _spelled(name):
+    """``name`` with ``tensorflow`` (bound by ``import tensorflow.x``) spelled ``tf``."""
+    return "tf" + name[len("tensorflow") :] if name.split(".")[0] == "tensorflow" else name
 
 
 def _canned_estimator(edits, node, call, name, member):

@@ -23,6 +23,8 @@ def rewrite_import(edits, node, parent):
     """``import tensorflow.contrib.x [as y]``: renamed when tf1clip provides it, else decided later or reported."""
     for alias in node.names:
         path = tf_path(alias.name)
+        if path is not None and edits.target != "estimator" and _estimator_import(edits, node, parent, alias, path):
+            continue
         if path is None or not is_contrib(path):
             continue
         found = supported(path)
@@ -34,6 +36,21 @@ def rewrite_import(edits, node, parent):
             edits.pending_imports.append((node, parent, alias, path))
         else:
             edits.add(ERROR, node, import_error("import " + alias.name, path))
+
+
+def _estimator_import(edits, node, parent, alias, path):
+    """``import tensorflow.estimator[.x] as y`` -> ``import tf1clip.estimator[.x] as y`` (or its ``from`` form);
+    without ``as``: ``import tensorflow`` (its uses, ``tensorflow.estimator.X``, become ``tf1clip.estimator.X``)."""
+    for prefix in T.ESTIMATOR_PREFIXES:
+        if path == prefix or path.startswith(prefix + "."):
+            if alias.asname is None:
+                old = pasta.dump(node).strip()
+                alias.name = "tensorflow"
+                edits.add(INFO, node, "Changed import from %r to %r" % (old, pasta.dump(node).strip()))
+            else:
+                _rename_import(edits, node, parent, alias, T.TF1CLIP_ESTIMATOR + path[len(prefix) :])
+            return True
+    return False
 
 
 def _rename_import(edits, node, parent, alias, target):

@@ -1,0 +1,95 @@
+"""Every import spelling of ``tensorflow.estimator`` converts as the attribute chain ``tf.estimator.X`` does.
+
+Spellings: ``import tensorflow.estimator`` (uses ``tensorflow.estimator.X``), ``import
+tensorflow.estimator as est``, ``from tensorflow import estimator`` and ``from tensorflow import
+estimator as tfe``. On each target, each use must name what ``tf.estimator.X`` is converted to
+(``tf1clip.estimator.X`` on the modern target; on the estimator target ``tf.estimator.X``, or
+``tf.compat.v1.estimator.X`` for ``inputs`` and a canned estimator given a v1 optimizer), spelled
+through the converted import or as the chain's conversion spells it; no ERROR is reported, and every
+name the converted source reads is bound (``import tensorflow as tf`` is added where the conversion
+wrote ``tf.*`` names into a file that had none).
+"""
+
+import ast
+
+import pytest
+
+from tf1clip.upgrade import upgrade_source
+
+pytestmark = [
+    pytest.mark.filterwarnings("ignore::DeprecationWarning"),
+    pytest.mark.filterwarnings("ignore::UserWarning"),
+]
+
+# What follows ``M.`` in each use; ``M`` is how the spelling names tensorflow.estimator.
+USES = [
+    "Estimator",
+    "EstimatorSpec",
+    "RunConfig",
+    "inputs.numpy_input_fn",
+    "DNNClassifier(hidden_units=[3], feature_columns=columns, optimizer=optimizer)",
+]
+SPELLINGS = {
+    "chain": ("import tensorflow as tf\n", "tf.estimator"),
+    "import tensorflow.estimator": ("import tensorflow.estimator\n", "tensorflow.estimator"),
+    "import tensorflow.estimator as est": ("import tensorflow.estimator as est\n", "est"),
+    "from tensorflow import estimator": ("from tensorflow import estimator\n", "estimator"),
+    "from tensorflow import estimator as tfe": ("from tensorflow import estimator as tfe\n", "tfe"),
+}
+
+
+def _source(spelling):
+    header, module = SPELLINGS[spelling]
+    lines = ["u%d = %s.%s" % (i, module, use) for i, use in enumerate(USES)]
+    return header + "\n".join(lines) + "\n"
+
+
+def _converted_uses(text):
+    """``{"u0": "<expression source>", ...}`` of the converted source."""
+    found = {}
+    for node in ast.parse(text).body:
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name) and node.targets[0].id[1:].isdigit():
+            found[node.targets[0].id] = ast.unparse(node.value)
+    return found
+
+
+def _unbound(text):
+    """Names the converted source reads at module level but never binds."""
+    tree = ast.parse(text)
+    bound = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            bound.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            bound.add(node.id)
+    used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    return used - bound - {"columns", "optimizer"}
+
+
+def _spelled_with(expression, module):
+    """``expression`` with the spelling's module replaced by the chain spelling."""
+    return expression.replace(module + ".", "@", 1) if expression.startswith(module + ".") else expression
+
+
+@pytest.mark.parametrize("target", ["modern", "estimator"])
+@pytest.mark.parametrize("spelling", [s for s in SPELLINGS if s != "chain"])
+def test_import_spelling_converts_like_the_chain(spelling, target):
+    chain = _converted_uses(upgrade_source(_source("chain"), target=target).text)
+    result = upgrade_source(_source(spelling), target=target)
+    converted = _converted_uses(result.text)
+    assert not [e for e in result.log if e.severity == "ERROR"], result.log
+    assert not _unbound(result.text), result.text
+    for key, expected in chain.items():
+        got = converted[key]
+        # The same converted name, or the spelling's own module name where the import itself was converted.
+        module = SPELLINGS[spelling][1]
+        home = "tf1clip.estimator" if target == "modern" else "tf.estimator"
+        assert got == expected or _spelled_with(got, module) == _spelled_with(expected, home), (
+            key,
+            got,
+            expected,
+            result.text,
+        )
+    if target == "modern":
+        assert "tensorflow.estimator" not in result.text and "import tensorflow.estimator" not in result.text
+        assert "tf1clip" in result.text
