@@ -29,6 +29,9 @@ class GGTOptimizer(tf.compat.v1.train.Optimizer):
         var -= lr * step
 
     Dense gradients only (sparse ones raise ``NotImplementedError``, as in TF 1.15).
+    One replica only: under a ``tf.distribute`` strategy with more (e.g.
+    ``MirroredStrategy``) ``apply_gradients`` raises ``NotImplementedError``
+    (TF 1.15 failed there too, inside TensorFlow).
     """
 
     def __init__(
@@ -54,6 +57,16 @@ class GGTOptimizer(tf.compat.v1.train.Optimizer):
         self.index_dict = {}
         self.shape_dict = {}
         self._variables = []
+
+    def apply_gradients(self, grads_and_vars, global_step=None, name=None):
+        """``tf.compat.v1.train.Optimizer.apply_gradients``; refuses more than one replica."""
+        replicas = tf.distribute.get_strategy().num_replicas_in_sync
+        if replicas > 1:
+            raise NotImplementedError(
+                "GGTOptimizer does not support more than one replica (num_replicas_in_sync=%d): its "
+                "non-slot buffers hold the concatenation of every variable." % replicas
+            )
+        return super().apply_gradients(grads_and_vars, global_step=global_step, name=name)
 
     def _hyper(self, name, dtype=None):
         value = self._hypers[name]
