@@ -278,39 +278,9 @@ def attention_decoder(
     with v1.variable_scope(scope or "attention_decoder", dtype=dtype) as scope:
         dtype = scope.dtype
         batch_size = tf.shape(decoder_inputs[0])[0]
-        attn_length = tf.compat.dimension_value(attention_states.get_shape()[1])
-        if attn_length is None:
-            attn_length = tf.shape(attention_states)[1]
-        attn_size = tf.compat.dimension_value(attention_states.get_shape()[2])
-        hidden = tf.reshape(attention_states, [-1, attn_length, 1, attn_size])
-        hidden_features = []
-        v = []
-        attention_vec_size = attn_size
-        for a in range(num_heads):
-            k = v1.get_variable("AttnW_%d" % a, [1, 1, attn_size, attention_vec_size], dtype=dtype)
-            hidden_features.append(tf.nn.conv2d(hidden, k, [1, 1, 1, 1], "SAME"))
-            v.append(v1.get_variable("AttnV_%d" % a, [attention_vec_size], dtype=dtype))
+        heads = _attention_heads(attention_states, num_heads, dtype)
+        attn_size = heads[4]
         state = initial_state
-
-        def attention(query):
-            ds = []
-            if tf.nest.is_nested(query):
-                query_list = tf.nest.flatten(query)
-                for q in query_list:
-                    ndims = q.get_shape().ndims
-                    if ndims and ndims != 2:
-                        raise ValueError("attention query parts must be 2-D, got %s" % q.get_shape())
-                query = tf.concat(query_list, 1)
-            for a in range(num_heads):
-                with v1.variable_scope("Attention_%d" % a):
-                    y = Linear(query, attention_vec_size, True)(query)
-                    y = tf.cast(tf.reshape(y, [-1, 1, 1, attention_vec_size]), dtype)
-                    s = tf.reduce_sum(v[a] * tf.tanh(hidden_features[a] + y), [2, 3])
-                    weights = tf.cast(tf.nn.softmax(tf.cast(s, dtype=tf.float32)), dtype)
-                    d = tf.reduce_sum(tf.reshape(weights, [-1, attn_length, 1, 1]) * hidden, [1, 2])
-                    ds.append(tf.reshape(d, [-1, attn_size]))
-            return ds
-
         outputs = []
         prev = None
         batch_attn_size = tf.stack([batch_size, attn_size])
@@ -318,7 +288,7 @@ def attention_decoder(
         for a in attns:
             a.set_shape([None, attn_size])
         if initial_state_attention:
-            attns = attention(initial_state)
+            attns = _attention_reads(initial_state, heads, dtype)
         for i, inp in enumerate(decoder_inputs):
             if i > 0:
                 v1.get_variable_scope().reuse_variables()
@@ -333,9 +303,9 @@ def attention_decoder(
             cell_output, state = cell(x, state)
             if i == 0 and initial_state_attention:
                 with v1.variable_scope(v1.get_variable_scope(), reuse=True):
-                    attns = attention(state)
+                    attns = _attention_reads(state, heads, dtype)
             else:
-                attns = attention(state)
+                attns = _attention_reads(state, heads, dtype)
             with v1.variable_scope("AttnOutputProjection"):
                 inputs = [tf.cast(cell_output, dtype)] + attns
                 output = Linear(inputs, output_size, True)(inputs)
@@ -343,6 +313,49 @@ def attention_decoder(
                 prev = output
             outputs.append(output)
     return outputs, state
+
+
+def _attention_heads(attention_states, num_heads, dtype):
+    """``attention_decoder``'s per-head variables and features of ``attention_states``.
+
+    Returns ``(hidden, hidden_features, v, attn_length, attn_size)``.
+    """
+    attn_length = tf.compat.dimension_value(attention_states.get_shape()[1])
+    if attn_length is None:
+        attn_length = tf.shape(attention_states)[1]
+    attn_size = tf.compat.dimension_value(attention_states.get_shape()[2])
+    hidden = tf.reshape(attention_states, [-1, attn_length, 1, attn_size])
+    hidden_features = []
+    v = []
+    attention_vec_size = attn_size
+    for a in range(num_heads):
+        k = v1.get_variable("AttnW_%d" % a, [1, 1, attn_size, attention_vec_size], dtype=dtype)
+        hidden_features.append(tf.nn.conv2d(hidden, k, [1, 1, 1, 1], "SAME"))
+        v.append(v1.get_variable("AttnV_%d" % a, [attention_vec_size], dtype=dtype))
+    return hidden, hidden_features, v, attn_length, attn_size
+
+
+def _attention_reads(query, heads, dtype):
+    """One attention read per head (``Attention_<h>`` scopes) for ``query``; ``heads`` from ``_attention_heads``."""
+    hidden, hidden_features, v, attn_length, attn_size = heads
+    attention_vec_size = attn_size
+    ds = []
+    if tf.nest.is_nested(query):
+        query_list = tf.nest.flatten(query)
+        for q in query_list:
+            ndims = q.get_shape().ndims
+            if ndims and ndims != 2:
+                raise ValueError("attention query parts must be 2-D, got %s" % q.get_shape())
+        query = tf.concat(query_list, 1)
+    for a in range(len(hidden_features)):
+        with v1.variable_scope("Attention_%d" % a):
+            y = Linear(query, attention_vec_size, True)(query)
+            y = tf.cast(tf.reshape(y, [-1, 1, 1, attention_vec_size]), dtype)
+            s = tf.reduce_sum(v[a] * tf.tanh(hidden_features[a] + y), [2, 3])
+            weights = tf.cast(tf.nn.softmax(tf.cast(s, dtype=tf.float32)), dtype)
+            d = tf.reduce_sum(tf.reshape(weights, [-1, attn_length, 1, 1]) * hidden, [1, 2])
+            ds.append(tf.reshape(d, [-1, attn_size]))
+    return ds
 
 
 def embedding_attention_decoder(
