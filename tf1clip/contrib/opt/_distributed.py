@@ -474,40 +474,10 @@ class ModelAverageOptimizer(tf.compat.v1.train.Optimizer):
         # chief's SetGlobalStep ops outside it must reach the accumulators.
         with tf.compat.v1.colocate_with(global_step):
             sync_queue = tf.queue.FIFOQueue(-1, [tf.bool], shapes=[[]], shared_name="sync_queue")
-        accumulators = []
-        with tf.compat.v1.name_scope(None, self._name + "/global"):
-            for var, gvar in zip(local_vars, global_vars):
-                with tf.device(gvar.device):
-                    accumulators.append(
-                        tf.compat.v1.ConditionalAccumulator(
-                            var.dtype.base_dtype, shape=var.get_shape(), shared_name=gvar.name + "/var_accum"
-                        )
-                    )
-                self._accumulator_list.append((accumulators[-1], gvar.device))
+        accumulators = self._make_accumulators(local_vars, global_vars)
 
         def average():
-            train_ops = []
-            aggregated = []
-            for var, gvar, accum in zip(local_vars, global_vars, accumulators):
-                with tf.device(gvar.device):
-                    train_ops.append(accum.apply_grad(tf.convert_to_tensor(var), local_step=global_step))
-                    aggregated.append(accum.take_grad(self._num_worker))
-            if self._is_chief:
-                updates = []
-                with tf.control_dependencies(train_ops):
-                    for avg, gvar in zip(aggregated, global_vars):
-                        with tf.device(gvar.device):
-                            updates.append(tf.compat.v1.assign(gvar, avg))
-                    with tf.device(global_step.device):
-                        updates.append(tf.compat.v1.assign_add(global_step, 1))
-                with tf.control_dependencies(updates), tf.device(global_step.device):
-                    tokens = tf.fill([self._num_worker - 1], tf.constant(False))
-                    sync_op = sync_queue.enqueue_many(tokens)
-            else:
-                with tf.control_dependencies(train_ops), tf.device(global_step.device):
-                    sync_op = sync_queue.dequeue()
-            with tf.control_dependencies([sync_op]):
-                return self._local_vars_update(local_vars)
+            return self._average(local_vars, global_vars, accumulators, sync_queue, global_step)
 
         with tf.control_dependencies([local_update]):
             condition = tf.equal(tf.math.floormod(self._local_step, self._interval_steps), 0)
@@ -519,6 +489,45 @@ class ModelAverageOptimizer(tf.compat.v1.train.Optimizer):
                 chief_init_ops.append(accum.set_global_step(global_step, name="SetGlobalStep"))
         self._chief_init_op = tf.group(*chief_init_ops)
         return conditional_update
+
+    def _make_accumulators(self, local_vars, global_vars):
+        """One ``ConditionalAccumulator`` per variable, on its global variable's device (also kept for the chief)."""
+        accumulators = []
+        with tf.compat.v1.name_scope(None, self._name + "/global"):
+            for var, gvar in zip(local_vars, global_vars):
+                with tf.device(gvar.device):
+                    accumulators.append(
+                        tf.compat.v1.ConditionalAccumulator(
+                            var.dtype.base_dtype, shape=var.get_shape(), shared_name=gvar.name + "/var_accum"
+                        )
+                    )
+                self._accumulator_list.append((accumulators[-1], gvar.device))
+        return accumulators
+
+    def _average(self, local_vars, global_vars, accumulators, sync_queue, global_step):
+        """The averaging step: accumulate, (chief) assign the means and release, then copy into the local variables."""
+        train_ops = []
+        aggregated = []
+        for var, gvar, accum in zip(local_vars, global_vars, accumulators):
+            with tf.device(gvar.device):
+                train_ops.append(accum.apply_grad(tf.convert_to_tensor(var), local_step=global_step))
+                aggregated.append(accum.take_grad(self._num_worker))
+        if self._is_chief:
+            updates = []
+            with tf.control_dependencies(train_ops):
+                for avg, gvar in zip(aggregated, global_vars):
+                    with tf.device(gvar.device):
+                        updates.append(tf.compat.v1.assign(gvar, avg))
+                with tf.device(global_step.device):
+                    updates.append(tf.compat.v1.assign_add(global_step, 1))
+            with tf.control_dependencies(updates), tf.device(global_step.device):
+                tokens = tf.fill([self._num_worker - 1], tf.constant(False))
+                sync_op = sync_queue.enqueue_many(tokens)
+        else:
+            with tf.control_dependencies(train_ops), tf.device(global_step.device):
+                sync_op = sync_queue.dequeue()
+        with tf.control_dependencies([sync_op]):
+            return self._local_vars_update(local_vars)
 
     @property
     def chief_init_op(self):
