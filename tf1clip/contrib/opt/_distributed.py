@@ -31,16 +31,34 @@ def _parts(var):
     return list(var) if not isinstance(var, tf.Variable) and hasattr(var, "__iter__") else [var]
 
 
-def _non_trainable(getter, name, trainable, collections, worker_device, *args, **kwargs):
-    kwargs["trainable"] = trainable
-    kwargs["collections"] = collections
-    if collections is not None and _LOCAL in collections:
-        with tf.device(worker_device):
+class _WorkerLocalGetter:
+    """The custom getters' shared part: trainable variables become local variables on ``worker_device``.
+
+    A non-trainable variable is created as asked (on the worker if local); for a trainable one,
+    ``_add_global(getter, name, local_var, *args, **kwargs)`` then creates its global counterparts.
+    """
+
+    def __init__(self, worker_device):
+        self._worker_device = worker_device
+
+    def __call__(self, getter, name, trainable, collections, *args, **kwargs):
+        if not trainable:
+            kwargs["trainable"] = trainable
+            kwargs["collections"] = collections
+            if collections is not None and _LOCAL in collections:
+                with tf.device(self._worker_device):
+                    return getter(name, *args, **kwargs)
             return getter(name, *args, **kwargs)
-    return getter(name, *args, **kwargs)
+        with tf.device(self._worker_device):
+            local_var = getter(name, *args, trainable=True, collections=[_LOCAL], **kwargs)
+        self._add_global(getter, name, local_var, *args, **kwargs)
+        return local_var
+
+    def _add_global(self, getter, name, local_var, *args, **kwargs):
+        raise NotImplementedError
 
 
-class ElasticAverageCustomGetter:
+class ElasticAverageCustomGetter(_WorkerLocalGetter):
     """Variable-scope custom getter for ``ElasticAverageOptimizer``.
 
     ``tf.contrib.opt.ElasticAverageCustomGetter``: each trainable variable
@@ -57,17 +75,13 @@ class ElasticAverageCustomGetter:
     """
 
     def __init__(self, worker_device):
-        self._worker_device = worker_device
+        super().__init__(worker_device)
         self._local_map = {}
         self.global_map = {}
 
-    def __call__(self, getter, name, trainable, collections, *args, **kwargs):
-        if not trainable:
-            return _non_trainable(getter, name, trainable, collections, self._worker_device, *args, **kwargs)
-        with tf.device(self._worker_device):
-            local_var = getter(name, *args, trainable=True, collections=[_LOCAL], **kwargs)
+    def _add_global(self, getter, name, local_var, *args, **kwargs):
         if kwargs.get("reuse") is True:
-            return local_var
+            return
         global_center = getter(
             "%s/%s" % (GLOBAL_VARIABLE_NAME, name), *args, trainable=False, collections=[_GLOBAL], **kwargs
         )
@@ -78,7 +92,6 @@ class ElasticAverageCustomGetter:
         for var, lc, gc in zip(_parts(local_var), _parts(local_center), _parts(global_center)):
             self._local_map[var] = lc
             self.global_map[var] = gc
-        return local_var
 
     def local_center(self, var):
         """The ``local_center_variable`` of local variable ``var``."""
@@ -346,7 +359,7 @@ def _initialized_value(var):
     )
 
 
-class ModelAverageCustomGetter:
+class ModelAverageCustomGetter(_WorkerLocalGetter):
     """Variable-scope custom getter for ``ModelAverageOptimizer``.
 
     ``tf.contrib.opt.ModelAverageCustomGetter``: each trainable variable
@@ -360,14 +373,10 @@ class ModelAverageCustomGetter:
     """
 
     def __init__(self, worker_device):
-        self._worker_device = worker_device
+        super().__init__(worker_device)
         self._local_2_global = {}
 
-    def __call__(self, getter, name, trainable, collections, *args, **kwargs):
-        if not trainable:
-            return _non_trainable(getter, name, trainable, collections, self._worker_device, *args, **kwargs)
-        with tf.device(self._worker_device):
-            local_var = getter(name, *args, trainable=True, collections=[_LOCAL], **kwargs)
+    def _add_global(self, getter, name, local_var, *args, **kwargs):
         global_var = tf.compat.v1.Variable(
             name="%s/%s" % (GLOBAL_VARIABLE_NAME, name),
             initial_value=_initialized_value(local_var),
@@ -375,7 +384,6 @@ class ModelAverageCustomGetter:
             collections=[_GLOBAL],
         )
         self._local_2_global[local_var] = global_var
-        return local_var
 
     def global_variable(self, var):
         """The ``global_center_variable`` of local variable ``var``."""
