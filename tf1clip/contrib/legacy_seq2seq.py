@@ -53,6 +53,31 @@ def _extract_argmax_and_embed(embedding, output_projection=None, update_embeddin
     return loop_function
 
 
+def _check_output_projection(output_projection, num_symbols, dtype):
+    """TF 1.15's checks of ``output_projection`` ``(W, b)``: ``W`` is ``[?, num_symbols]``, ``b`` ``[num_symbols]``."""
+    proj_weights = tf.convert_to_tensor(output_projection[0], dtype=dtype)
+    proj_weights.get_shape().assert_is_compatible_with([None, num_symbols])
+    proj_biases = tf.convert_to_tensor(output_projection[1], dtype=dtype)
+    proj_biases.get_shape().assert_is_compatible_with([num_symbols])
+
+
+def _embedding_encoder(cell, encoder_inputs, num_encoder_symbols, embedding_size, dtype):
+    """``static_rnn`` of ``cell`` in an ``EmbeddingWrapper`` over integer ``encoder_inputs``: ``(outputs, state)``."""
+    encoder_cell = EmbeddingWrapper(cell, embedding_classes=num_encoder_symbols, embedding_size=embedding_size)
+    return v1.nn.static_rnn(encoder_cell, encoder_inputs, dtype=dtype)
+
+
+def _decode_feeding_previous(decode, feed_previous, n_outputs, state_structure):
+    """``decode(feed_previous)`` for a bool; for a bool tensor, ``decode(f, False)`` for both ``f`` under ``tf.cond``.
+
+    Returns ``(outputs, state)``, the state packed like ``state_structure``.
+    """
+    if isinstance(feed_previous, bool):
+        return decode(feed_previous)
+    outputs, state_list = _cond_decoder(feed_previous, lambda f: decode(f, False), n_outputs)
+    return outputs, _pack_state(state_structure, state_list)
+
+
 def rnn_decoder(decoder_inputs, initial_state, cell, loop_function=None, scope=None):
     """Runs ``cell`` over ``decoder_inputs`` from ``initial_state``; returns ``(outputs, state)``.
 
@@ -111,11 +136,7 @@ def embedding_rnn_decoder(
     """
     with v1.variable_scope(scope or "embedding_rnn_decoder") as scope:
         if output_projection is not None:
-            dtype = scope.dtype
-            proj_weights = tf.convert_to_tensor(output_projection[0], dtype=dtype)
-            proj_weights.get_shape().assert_is_compatible_with([None, num_symbols])
-            proj_biases = tf.convert_to_tensor(output_projection[1], dtype=dtype)
-            proj_biases.get_shape().assert_is_compatible_with([num_symbols])
+            _check_output_projection(output_projection, num_symbols, scope.dtype)
         embedding = v1.get_variable("embedding", [num_symbols, embedding_size])
         loop_function = (
             _extract_argmax_and_embed(embedding, output_projection, update_embedding_for_previous)
@@ -173,10 +194,9 @@ def embedding_rnn_seq2seq(
             scope.set_dtype(dtype)
         else:
             dtype = scope.dtype
-        encoder_cell = EmbeddingWrapper(
-            copy.deepcopy(cell), embedding_classes=num_encoder_symbols, embedding_size=embedding_size
+        _, encoder_state = _embedding_encoder(
+            copy.deepcopy(cell), encoder_inputs, num_encoder_symbols, embedding_size, dtype
         )
-        _, encoder_state = v1.nn.static_rnn(encoder_cell, encoder_inputs, dtype=dtype)
         if output_projection is None:
             cell = OutputProjectionWrapper(cell, num_decoder_symbols)
 
@@ -192,10 +212,7 @@ def embedding_rnn_seq2seq(
                 update_embedding_for_previous=update_embedding_for_previous,
             )
 
-        if isinstance(feed_previous, bool):
-            return decode(feed_previous)
-        outputs, state_list = _cond_decoder(feed_previous, lambda f: decode(f, False), len(decoder_inputs))
-        return outputs, _pack_state(encoder_state, state_list)
+        return _decode_feeding_previous(decode, feed_previous, len(decoder_inputs), encoder_state)
 
 
 def embedding_tied_rnn_seq2seq(
@@ -214,10 +231,7 @@ def embedding_tied_rnn_seq2seq(
     with v1.variable_scope(scope or "embedding_tied_rnn_seq2seq", dtype=dtype) as scope:
         dtype = scope.dtype
         if output_projection is not None:
-            proj_weights = tf.convert_to_tensor(output_projection[0], dtype=dtype)
-            proj_weights.get_shape().assert_is_compatible_with([None, num_symbols])
-            proj_biases = tf.convert_to_tensor(output_projection[1], dtype=dtype)
-            proj_biases.get_shape().assert_is_compatible_with([num_symbols])
+            _check_output_projection(output_projection, num_symbols, dtype)
         embedding = v1.get_variable("embedding", [num_symbols, embedding_size], dtype=dtype)
         emb_encoder_inputs = [tf.nn.embedding_lookup(embedding, x) for x in encoder_inputs]
         emb_decoder_inputs = [tf.nn.embedding_lookup(embedding, x) for x in decoder_inputs]
@@ -421,10 +435,9 @@ def embedding_attention_seq2seq(
     """
     with v1.variable_scope(scope or "embedding_attention_seq2seq", dtype=dtype) as scope:
         dtype = scope.dtype
-        encoder_cell = EmbeddingWrapper(
-            copy.deepcopy(cell), embedding_classes=num_encoder_symbols, embedding_size=embedding_size
+        encoder_outputs, encoder_state = _embedding_encoder(
+            copy.deepcopy(cell), encoder_inputs, num_encoder_symbols, embedding_size, dtype
         )
-        encoder_outputs, encoder_state = v1.nn.static_rnn(encoder_cell, encoder_inputs, dtype=dtype)
         top_states = [tf.reshape(e, [-1, 1, cell.output_size]) for e in encoder_outputs]
         attention_states = tf.concat(top_states, 1)
         output_size = None
@@ -448,10 +461,7 @@ def embedding_attention_seq2seq(
                 initial_state_attention=initial_state_attention,
             )
 
-        if isinstance(feed_previous, bool):
-            return decode(feed_previous)
-        outputs, state_list = _cond_decoder(feed_previous, lambda f: decode(f, False), len(decoder_inputs))
-        return outputs, _pack_state(encoder_state, state_list)
+        return _decode_feeding_previous(decode, feed_previous, len(decoder_inputs), encoder_state)
 
 
 def one2many_rnn_seq2seq(
@@ -483,8 +493,7 @@ def one2many_rnn_seq2seq(
             raise TypeError("dec_cell is not an RNNCell: %s" % type(dec_cell))
     with v1.variable_scope(scope or "one2many_rnn_seq2seq", dtype=dtype) as scope:
         dtype = scope.dtype
-        enc_cell = EmbeddingWrapper(enc_cell, embedding_classes=num_encoder_symbols, embedding_size=embedding_size)
-        _, encoder_state = v1.nn.static_rnn(enc_cell, encoder_inputs, dtype=dtype)
+        _, encoder_state = _embedding_encoder(enc_cell, encoder_inputs, num_encoder_symbols, embedding_size, dtype)
         for name, decoder_inputs in decoder_inputs_dict.items():
             num_decoder_symbols = num_decoder_symbols_dict[name]
             with v1.variable_scope("one2many_decoder_" + str(name)):
