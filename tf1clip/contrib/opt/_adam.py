@@ -32,6 +32,10 @@ class _AdamHypers:
     def _build_hypers(self):
         self._hyper_tensors = {k: _common.hyper(v, k) for k, v in self._hyper_values.items()}
 
+    def _prepare(self):
+        super()._prepare()
+        self._build_hypers()
+
     def _var_hypers(self, var, beta_powers):
         """A ``_VarHypers`` for ``var``, with ``beta1_power`` (and ``beta2_power``) of ``beta_powers`` cast now."""
         return _VarHypers(self._hyper_tensors, var, beta_powers)
@@ -103,10 +107,6 @@ class LazyAdamOptimizer(_AdamHypers, tf.compat.v1.train.AdamOptimizer):
         super().__init__(learning_rate, beta1, beta2, epsilon, use_locking, name)
         self._init_hypers(learning_rate, beta1, beta2, epsilon, use_locking)
 
-    def _prepare(self):
-        super()._prepare()
-        self._build_hypers()
-
     def _sparse(self, values, var, indices):
         hypers = self._var_hypers(var, _tf.adam_beta_powers(self))
         m, v = self.get_slot(var, "m"), self.get_slot(var, "v")
@@ -132,10 +132,6 @@ class NadamOptimizer(_AdamHypers, tf.compat.v1.train.AdamOptimizer):
     def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8, use_locking=False, name="Adam"):
         super().__init__(learning_rate, beta1, beta2, epsilon, use_locking, name)
         self._init_hypers(learning_rate, beta1, beta2, epsilon, use_locking)
-
-    def _prepare(self):
-        super()._prepare()
-        self._build_hypers()
 
     def _dense(self, grad, var, kernel):
         return kernel(use_nesterov=True, **self._dense_args(grad, var, _tf.adam_beta_powers(self)))
@@ -195,10 +191,6 @@ class AdaMaxOptimizer(_AdamHypers, tf.compat.v1.train.AdamOptimizer):
         for v in var_list:
             _tf.zeros_slot(self, v, "m", self.get_name())
             _tf.zeros_slot(self, v, "v", self.get_name())
-
-    def _prepare(self):
-        super()._prepare()
-        self._build_hypers()
 
     def _dense(self, grad, var, kernel):
         return kernel(**self._dense_args(grad, var, [self._get_beta_accumulators()]))
