@@ -1,5 +1,6 @@
 """The public API and the import-time TensorFlow check."""
 
+import ast
 import os
 import re
 import subprocess
@@ -117,3 +118,39 @@ def test_import_tf1clip_does_not_import_tensorflow():
         [sys.executable, "-c", code], env=dict(os.environ, PYTHONPATH=ROOT), capture_output=True, text=True, timeout=120
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
+
+
+MAX_FUNCTION_LINES = 60
+
+
+def _function_lengths(path):
+    """``(line, name, length)`` for every function and method in ``path``; a docstring's lines are not counted."""
+    with open(path) as f:
+        tree = ast.parse(f.read(), path)
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            length = node.end_lineno - node.lineno + 1
+            first = node.body[0]
+            if (
+                isinstance(first, ast.Expr)
+                and isinstance(first.value, ast.Constant)
+                and isinstance(first.value.value, str)
+            ):
+                length -= first.end_lineno - first.lineno + 1
+            yield node.lineno, node.name, length
+
+
+def test_no_function_in_the_package_is_longer_than_60_lines():
+    """Every function, method and nested function under tf1clip/ has at most 60 lines besides its docstring."""
+    offenders = []
+    for d, _, files in os.walk(os.path.join(ROOT, "tf1clip")):
+        for name in sorted(files):
+            if name.endswith(".py"):
+                path = os.path.join(d, name)
+                rel = os.path.relpath(path, ROOT)
+                offenders += [
+                    "%s:%d %s (%d lines)" % (rel, line, func, n)
+                    for line, func, n in _function_lengths(path)
+                    if n > MAX_FUNCTION_LINES
+                ]
+    assert not offenders, "functions over %d lines:\n%s" % (MAX_FUNCTION_LINES, "\n".join(sorted(offenders)))

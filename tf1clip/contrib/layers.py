@@ -162,29 +162,9 @@ def optimize_loss(
         if variables is None:
             variables = _v1.trainable_variables()
         gradients = opt.compute_gradients(loss, variables, colocate_gradients_with_ops=colocate_gradients_with_ops)
-        if gradient_noise_scale is not None:
-            gradients = _add_scaled_noise_to_gradients(gradients, gradient_noise_scale)
-        if gradient_multipliers is not None:
-            gradients = _multiply_gradients(gradients, gradient_multipliers)
-
-        norm_summaries = "global_gradient_norm" in summaries or "gradient_norm" in summaries
-        norm = None
-        if norm_summaries:
-            norm = clipping.global_norm(gradients)
-            _v1.summary.scalar("global_norm/gradient_norm", norm)
-
-        state_updates = []
-        if _state.is_capper(clip_gradients):
-            gradients, state_updates = _common.call_transform(clip_gradients, gradients, "clip_gradients")
-        elif clip_gradients is not None:
-            gradients = clipping.clip_by_global_norm(gradients, clip_gradients, use_norm=norm)[0]
-
-        if "loss" in summaries:
-            _v1.summary.scalar("loss", loss)
-        _summarize_gradients(gradients, summaries)
-        if clip_gradients is not None and norm_summaries:
-            _v1.summary.scalar("global_norm/clipped_gradient_norm", clipping.global_norm(gradients))
-
+        gradients, state_updates = _transform_gradients(
+            gradients, loss, gradient_noise_scale, gradient_multipliers, clip_gradients, summaries
+        )
         grad_updates = opt.apply_gradients(
             gradients,
             global_step=global_step if increment_global_step else None,
@@ -192,6 +172,36 @@ def optimize_loss(
         )
         grad_updates = cappers.attach_state_updates(grad_updates, updates=state_updates)
         return _common.with_dependencies([grad_updates], loss)
+
+
+def _transform_gradients(gradients, loss, gradient_noise_scale, gradient_multipliers, clip_gradients, summaries):
+    """``optimize_loss``'s noise -> multipliers -> norm summary -> clipping -> summaries.
+
+    Returns ``(gradients, state_updates)``.
+    """
+    if gradient_noise_scale is not None:
+        gradients = _add_scaled_noise_to_gradients(gradients, gradient_noise_scale)
+    if gradient_multipliers is not None:
+        gradients = _multiply_gradients(gradients, gradient_multipliers)
+
+    norm_summaries = "global_gradient_norm" in summaries or "gradient_norm" in summaries
+    norm = None
+    if norm_summaries:
+        norm = clipping.global_norm(gradients)
+        _v1.summary.scalar("global_norm/gradient_norm", norm)
+
+    state_updates = []
+    if _state.is_capper(clip_gradients):
+        gradients, state_updates = _common.call_transform(clip_gradients, gradients, "clip_gradients")
+    elif clip_gradients is not None:
+        gradients = clipping.clip_by_global_norm(gradients, clip_gradients, use_norm=norm)[0]
+
+    if "loss" in summaries:
+        _v1.summary.scalar("loss", loss)
+    _summarize_gradients(gradients, summaries)
+    if clip_gradients is not None and norm_summaries:
+        _v1.summary.scalar("global_norm/clipped_gradient_norm", clipping.global_norm(gradients))
+    return gradients, state_updates
 
 
 def _check_transforms(clip_gradients, gradient_noise_scale, gradient_multipliers):

@@ -53,6 +53,31 @@ def _extract_argmax_and_embed(embedding, output_projection=None, update_embeddin
     return loop_function
 
 
+def _check_output_projection(output_projection, num_symbols, dtype):
+    """TF 1.15's checks of ``output_projection`` ``(W, b)``: ``W`` is ``[?, num_symbols]``, ``b`` ``[num_symbols]``."""
+    proj_weights = tf.convert_to_tensor(output_projection[0], dtype=dtype)
+    proj_weights.get_shape().assert_is_compatible_with([None, num_symbols])
+    proj_biases = tf.convert_to_tensor(output_projection[1], dtype=dtype)
+    proj_biases.get_shape().assert_is_compatible_with([num_symbols])
+
+
+def _embedding_encoder(cell, encoder_inputs, num_encoder_symbols, embedding_size, dtype):
+    """``static_rnn`` of ``cell`` in an ``EmbeddingWrapper`` over integer ``encoder_inputs``: ``(outputs, state)``."""
+    encoder_cell = EmbeddingWrapper(cell, embedding_classes=num_encoder_symbols, embedding_size=embedding_size)
+    return v1.nn.static_rnn(encoder_cell, encoder_inputs, dtype=dtype)
+
+
+def _decode_feeding_previous(decode, feed_previous, n_outputs, state_structure):
+    """``decode(feed_previous)`` for a bool; for a bool tensor, ``decode(f, False)`` for both ``f`` under ``tf.cond``.
+
+    Returns ``(outputs, state)``, the state packed like ``state_structure``.
+    """
+    if isinstance(feed_previous, bool):
+        return decode(feed_previous)
+    outputs, state_list = _cond_decoder(feed_previous, lambda f: decode(f, False), n_outputs)
+    return outputs, _pack_state(state_structure, state_list)
+
+
 def rnn_decoder(decoder_inputs, initial_state, cell, loop_function=None, scope=None):
     """Runs ``cell`` over ``decoder_inputs`` from ``initial_state``; returns ``(outputs, state)``.
 
@@ -111,11 +136,7 @@ def embedding_rnn_decoder(
     """
     with v1.variable_scope(scope or "embedding_rnn_decoder") as scope:
         if output_projection is not None:
-            dtype = scope.dtype
-            proj_weights = tf.convert_to_tensor(output_projection[0], dtype=dtype)
-            proj_weights.get_shape().assert_is_compatible_with([None, num_symbols])
-            proj_biases = tf.convert_to_tensor(output_projection[1], dtype=dtype)
-            proj_biases.get_shape().assert_is_compatible_with([num_symbols])
+            _check_output_projection(output_projection, num_symbols, scope.dtype)
         embedding = v1.get_variable("embedding", [num_symbols, embedding_size])
         loop_function = (
             _extract_argmax_and_embed(embedding, output_projection, update_embedding_for_previous)
@@ -173,10 +194,9 @@ def embedding_rnn_seq2seq(
             scope.set_dtype(dtype)
         else:
             dtype = scope.dtype
-        encoder_cell = EmbeddingWrapper(
-            copy.deepcopy(cell), embedding_classes=num_encoder_symbols, embedding_size=embedding_size
+        _, encoder_state = _embedding_encoder(
+            copy.deepcopy(cell), encoder_inputs, num_encoder_symbols, embedding_size, dtype
         )
-        _, encoder_state = v1.nn.static_rnn(encoder_cell, encoder_inputs, dtype=dtype)
         if output_projection is None:
             cell = OutputProjectionWrapper(cell, num_decoder_symbols)
 
@@ -192,10 +212,7 @@ def embedding_rnn_seq2seq(
                 update_embedding_for_previous=update_embedding_for_previous,
             )
 
-        if isinstance(feed_previous, bool):
-            return decode(feed_previous)
-        outputs, state_list = _cond_decoder(feed_previous, lambda f: decode(f, False), len(decoder_inputs))
-        return outputs, _pack_state(encoder_state, state_list)
+        return _decode_feeding_previous(decode, feed_previous, len(decoder_inputs), encoder_state)
 
 
 def embedding_tied_rnn_seq2seq(
@@ -214,10 +231,7 @@ def embedding_tied_rnn_seq2seq(
     with v1.variable_scope(scope or "embedding_tied_rnn_seq2seq", dtype=dtype) as scope:
         dtype = scope.dtype
         if output_projection is not None:
-            proj_weights = tf.convert_to_tensor(output_projection[0], dtype=dtype)
-            proj_weights.get_shape().assert_is_compatible_with([None, num_symbols])
-            proj_biases = tf.convert_to_tensor(output_projection[1], dtype=dtype)
-            proj_biases.get_shape().assert_is_compatible_with([num_symbols])
+            _check_output_projection(output_projection, num_symbols, dtype)
         embedding = v1.get_variable("embedding", [num_symbols, embedding_size], dtype=dtype)
         emb_encoder_inputs = [tf.nn.embedding_lookup(embedding, x) for x in encoder_inputs]
         emb_decoder_inputs = [tf.nn.embedding_lookup(embedding, x) for x in decoder_inputs]
@@ -278,39 +292,9 @@ def attention_decoder(
     with v1.variable_scope(scope or "attention_decoder", dtype=dtype) as scope:
         dtype = scope.dtype
         batch_size = tf.shape(decoder_inputs[0])[0]
-        attn_length = tf.compat.dimension_value(attention_states.get_shape()[1])
-        if attn_length is None:
-            attn_length = tf.shape(attention_states)[1]
-        attn_size = tf.compat.dimension_value(attention_states.get_shape()[2])
-        hidden = tf.reshape(attention_states, [-1, attn_length, 1, attn_size])
-        hidden_features = []
-        v = []
-        attention_vec_size = attn_size
-        for a in range(num_heads):
-            k = v1.get_variable("AttnW_%d" % a, [1, 1, attn_size, attention_vec_size], dtype=dtype)
-            hidden_features.append(tf.nn.conv2d(hidden, k, [1, 1, 1, 1], "SAME"))
-            v.append(v1.get_variable("AttnV_%d" % a, [attention_vec_size], dtype=dtype))
+        heads = _attention_heads(attention_states, num_heads, dtype)
+        attn_size = heads[4]
         state = initial_state
-
-        def attention(query):
-            ds = []
-            if tf.nest.is_nested(query):
-                query_list = tf.nest.flatten(query)
-                for q in query_list:
-                    ndims = q.get_shape().ndims
-                    if ndims and ndims != 2:
-                        raise ValueError("attention query parts must be 2-D, got %s" % q.get_shape())
-                query = tf.concat(query_list, 1)
-            for a in range(num_heads):
-                with v1.variable_scope("Attention_%d" % a):
-                    y = Linear(query, attention_vec_size, True)(query)
-                    y = tf.cast(tf.reshape(y, [-1, 1, 1, attention_vec_size]), dtype)
-                    s = tf.reduce_sum(v[a] * tf.tanh(hidden_features[a] + y), [2, 3])
-                    weights = tf.cast(tf.nn.softmax(tf.cast(s, dtype=tf.float32)), dtype)
-                    d = tf.reduce_sum(tf.reshape(weights, [-1, attn_length, 1, 1]) * hidden, [1, 2])
-                    ds.append(tf.reshape(d, [-1, attn_size]))
-            return ds
-
         outputs = []
         prev = None
         batch_attn_size = tf.stack([batch_size, attn_size])
@@ -318,7 +302,7 @@ def attention_decoder(
         for a in attns:
             a.set_shape([None, attn_size])
         if initial_state_attention:
-            attns = attention(initial_state)
+            attns = _attention_reads(initial_state, heads, dtype)
         for i, inp in enumerate(decoder_inputs):
             if i > 0:
                 v1.get_variable_scope().reuse_variables()
@@ -333,9 +317,9 @@ def attention_decoder(
             cell_output, state = cell(x, state)
             if i == 0 and initial_state_attention:
                 with v1.variable_scope(v1.get_variable_scope(), reuse=True):
-                    attns = attention(state)
+                    attns = _attention_reads(state, heads, dtype)
             else:
-                attns = attention(state)
+                attns = _attention_reads(state, heads, dtype)
             with v1.variable_scope("AttnOutputProjection"):
                 inputs = [tf.cast(cell_output, dtype)] + attns
                 output = Linear(inputs, output_size, True)(inputs)
@@ -343,6 +327,49 @@ def attention_decoder(
                 prev = output
             outputs.append(output)
     return outputs, state
+
+
+def _attention_heads(attention_states, num_heads, dtype):
+    """``attention_decoder``'s per-head variables and features of ``attention_states``.
+
+    Returns ``(hidden, hidden_features, v, attn_length, attn_size)``.
+    """
+    attn_length = tf.compat.dimension_value(attention_states.get_shape()[1])
+    if attn_length is None:
+        attn_length = tf.shape(attention_states)[1]
+    attn_size = tf.compat.dimension_value(attention_states.get_shape()[2])
+    hidden = tf.reshape(attention_states, [-1, attn_length, 1, attn_size])
+    hidden_features = []
+    v = []
+    attention_vec_size = attn_size
+    for a in range(num_heads):
+        k = v1.get_variable("AttnW_%d" % a, [1, 1, attn_size, attention_vec_size], dtype=dtype)
+        hidden_features.append(tf.nn.conv2d(hidden, k, [1, 1, 1, 1], "SAME"))
+        v.append(v1.get_variable("AttnV_%d" % a, [attention_vec_size], dtype=dtype))
+    return hidden, hidden_features, v, attn_length, attn_size
+
+
+def _attention_reads(query, heads, dtype):
+    """One attention read per head (``Attention_<h>`` scopes) for ``query``; ``heads`` from ``_attention_heads``."""
+    hidden, hidden_features, v, attn_length, attn_size = heads
+    attention_vec_size = attn_size
+    ds = []
+    if tf.nest.is_nested(query):
+        query_list = tf.nest.flatten(query)
+        for q in query_list:
+            ndims = q.get_shape().ndims
+            if ndims and ndims != 2:
+                raise ValueError("attention query parts must be 2-D, got %s" % q.get_shape())
+        query = tf.concat(query_list, 1)
+    for a in range(len(hidden_features)):
+        with v1.variable_scope("Attention_%d" % a):
+            y = Linear(query, attention_vec_size, True)(query)
+            y = tf.cast(tf.reshape(y, [-1, 1, 1, attention_vec_size]), dtype)
+            s = tf.reduce_sum(v[a] * tf.tanh(hidden_features[a] + y), [2, 3])
+            weights = tf.cast(tf.nn.softmax(tf.cast(s, dtype=tf.float32)), dtype)
+            d = tf.reduce_sum(tf.reshape(weights, [-1, attn_length, 1, 1]) * hidden, [1, 2])
+            ds.append(tf.reshape(d, [-1, attn_size]))
+    return ds
 
 
 def embedding_attention_decoder(
@@ -408,10 +435,9 @@ def embedding_attention_seq2seq(
     """
     with v1.variable_scope(scope or "embedding_attention_seq2seq", dtype=dtype) as scope:
         dtype = scope.dtype
-        encoder_cell = EmbeddingWrapper(
-            copy.deepcopy(cell), embedding_classes=num_encoder_symbols, embedding_size=embedding_size
+        encoder_outputs, encoder_state = _embedding_encoder(
+            copy.deepcopy(cell), encoder_inputs, num_encoder_symbols, embedding_size, dtype
         )
-        encoder_outputs, encoder_state = v1.nn.static_rnn(encoder_cell, encoder_inputs, dtype=dtype)
         top_states = [tf.reshape(e, [-1, 1, cell.output_size]) for e in encoder_outputs]
         attention_states = tf.concat(top_states, 1)
         output_size = None
@@ -435,10 +461,7 @@ def embedding_attention_seq2seq(
                 initial_state_attention=initial_state_attention,
             )
 
-        if isinstance(feed_previous, bool):
-            return decode(feed_previous)
-        outputs, state_list = _cond_decoder(feed_previous, lambda f: decode(f, False), len(decoder_inputs))
-        return outputs, _pack_state(encoder_state, state_list)
+        return _decode_feeding_previous(decode, feed_previous, len(decoder_inputs), encoder_state)
 
 
 def one2many_rnn_seq2seq(
@@ -470,8 +493,7 @@ def one2many_rnn_seq2seq(
             raise TypeError("dec_cell is not an RNNCell: %s" % type(dec_cell))
     with v1.variable_scope(scope or "one2many_rnn_seq2seq", dtype=dtype) as scope:
         dtype = scope.dtype
-        enc_cell = EmbeddingWrapper(enc_cell, embedding_classes=num_encoder_symbols, embedding_size=embedding_size)
-        _, encoder_state = v1.nn.static_rnn(enc_cell, encoder_inputs, dtype=dtype)
+        _, encoder_state = _embedding_encoder(enc_cell, encoder_inputs, num_encoder_symbols, embedding_size, dtype)
         for name, decoder_inputs in decoder_inputs_dict.items():
             num_decoder_symbols = num_decoder_symbols_dict[name]
             with v1.variable_scope("one2many_decoder_" + str(name)):

@@ -203,21 +203,7 @@ def create_train_op(
     elif global_step is not None:
         _common.check_global_step(global_step, will_increment=True)
 
-    global_update_ops = _common.unique(_v1.get_collection(_v1.GraphKeys.UPDATE_OPS))
-    if update_ops is None:
-        update_ops = global_update_ops
-    else:
-        update_ops = _common.unique(update_ops)
-        given = {id(op) for op in update_ops}
-        if any(id(op) not in given for op in global_update_ops):
-            _v1.logging.warning(
-                "update_ops in create_train_op does not contain all the update_ops in GraphKeys.UPDATE_OPS"
-            )
-    if update_ops:
-        with tf.control_dependencies(update_ops):
-            barrier = tf.no_op(name="update_barrier")
-        total_loss = _common.with_dependencies([barrier], total_loss)
-
+    total_loss = _after_update_ops(total_loss, update_ops)
     variables_to_train = _check_variables_to_train(variables_to_train)
     grads = optimizer.compute_gradients(
         total_loss,
@@ -244,6 +230,25 @@ def create_train_op(
     if not any(op is train_op for op in train_ops):
         train_ops.append(train_op)
     return train_op
+
+
+def _after_update_ops(total_loss, update_ops):
+    """``total_loss`` behind an ``update_barrier`` no-op on ``update_ops`` (default: the ``UPDATE_OPS`` collection)."""
+    global_update_ops = _common.unique(_v1.get_collection(_v1.GraphKeys.UPDATE_OPS))
+    if update_ops is None:
+        update_ops = global_update_ops
+    else:
+        update_ops = _common.unique(update_ops)
+        given = {id(op) for op in update_ops}
+        if any(id(op) not in given for op in global_update_ops):
+            _v1.logging.warning(
+                "update_ops in create_train_op does not contain all the update_ops in GraphKeys.UPDATE_OPS"
+            )
+    if update_ops:
+        with tf.control_dependencies(update_ops):
+            barrier = tf.no_op(name="update_barrier")
+        total_loss = _common.with_dependencies([barrier], total_loss)
+    return total_loss
 
 
 def _check_hooks(hooks, arg):

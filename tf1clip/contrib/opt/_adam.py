@@ -32,12 +32,53 @@ class _AdamHypers:
     def _build_hypers(self):
         self._hyper_tensors = {k: _common.hyper(v, k) for k, v in self._hyper_values.items()}
 
-    def _h(self, name, var):
-        return _common.cast(self._hyper_tensors[name], var)
+    def _prepare(self):
+        super()._prepare()
+        self._build_hypers()
+
+    def _var_hypers(self, var, beta_powers):
+        """A ``_VarHypers`` for ``var``, with ``beta1_power`` (and ``beta2_power``) of ``beta_powers`` cast now."""
+        return _VarHypers(self._hyper_tensors, var, beta_powers)
+
+    def _dense_args(self, grad, var, beta_powers):
+        """The arguments of an ``Apply*`` kernel updating ``var`` and its slots ``m``, ``v`` with ``grad``."""
+        args = {
+            "var": _common.var_input(var),
+            "m": _common.var_input(self.get_slot(var, "m")),
+            "v": _common.var_input(self.get_slot(var, "v")),
+        }
+        hypers = self._var_hypers(var, beta_powers)
+        args.update(hypers)
+        args.update((arg, hypers[arg]) for arg in ("lr", "beta1", "beta2", "epsilon"))
+        args.update(grad=grad, use_locking=self._locking)
+        return args
 
 
-def _lazy_adam_sparse(lr, beta1, beta2, epsilon, values, var, m, v, indices, use_locking):
+class _VarHypers(dict):
+    """Adam's hyperparameters in one variable's dtype, by kernel argument name (``lr``, ``beta1``, ``beta2``,
+    ``epsilon``, ``beta1_power``, ``beta2_power``); each is cast where it is first used, once."""
+
+    _NAMES = {"lr": "learning_rate"}
+
+    def __init__(self, hyper_tensors, var, beta_powers):
+        super().__init__(zip(("beta1_power", "beta2_power"), (_common.cast(p, var) for p in beta_powers)))
+        self._tensors = hyper_tensors
+        self._var = var
+
+    def __missing__(self, arg):
+        value = self[arg] = _common.cast(self._tensors[self._NAMES.get(arg, arg)], self._var)
+        return value
+
+
+def _bias_corrected_lr(hypers):
+    """Adam's ``lr * sqrt(1 - beta2_power) / (1 - beta1_power)`` from ``_var_hypers``."""
+    return hypers["lr"] * tf.sqrt(1 - hypers["beta2_power"]) / (1 - hypers["beta1_power"])
+
+
+def _lazy_adam_sparse(hypers, values, var, m, v, indices, use_locking):
     """LazyAdam's update of the rows ``indices`` (unique) of ``var``, ``m`` and ``v``; other rows untouched."""
+    lr = _bias_corrected_lr(hypers)
+    beta1, beta2, epsilon = hypers["beta1"], hypers["beta2"], hypers["epsilon"]
     m_slice = beta1 * tf.gather(m, indices) + (1 - beta1) * values
     v_slice = beta2 * tf.gather(v, indices) + (1 - beta2) * tf.square(values)
     m_update = _common.scatter_update(m, indices, m_slice, use_locking)
@@ -66,26 +107,10 @@ class LazyAdamOptimizer(_AdamHypers, tf.compat.v1.train.AdamOptimizer):
         super().__init__(learning_rate, beta1, beta2, epsilon, use_locking, name)
         self._init_hypers(learning_rate, beta1, beta2, epsilon, use_locking)
 
-    def _prepare(self):
-        super()._prepare()
-        self._build_hypers()
-
     def _sparse(self, values, var, indices):
-        beta1_power, beta2_power = _tf.adam_beta_powers(self)
-        beta1_power, beta2_power = _common.cast(beta1_power, var), _common.cast(beta2_power, var)
-        lr = self._h("learning_rate", var) * tf.sqrt(1 - beta2_power) / (1 - beta1_power)
-        return _lazy_adam_sparse(
-            lr,
-            self._h("beta1", var),
-            self._h("beta2", var),
-            self._h("epsilon", var),
-            values,
-            var,
-            self.get_slot(var, "m"),
-            self.get_slot(var, "v"),
-            indices,
-            self._locking,
-        )
+        hypers = self._var_hypers(var, _tf.adam_beta_powers(self))
+        m, v = self.get_slot(var, "m"), self.get_slot(var, "v")
+        return _lazy_adam_sparse(hypers, values, var, m, v, indices, self._locking)
 
     def _apply_sparse(self, grad, var):
         return self._sparse(grad.values, var, grad.indices)
@@ -108,26 +133,8 @@ class NadamOptimizer(_AdamHypers, tf.compat.v1.train.AdamOptimizer):
         super().__init__(learning_rate, beta1, beta2, epsilon, use_locking, name)
         self._init_hypers(learning_rate, beta1, beta2, epsilon, use_locking)
 
-    def _prepare(self):
-        super()._prepare()
-        self._build_hypers()
-
     def _dense(self, grad, var, kernel):
-        beta1_power, beta2_power = _tf.adam_beta_powers(self)
-        return kernel(
-            var=_common.var_input(var),
-            m=_common.var_input(self.get_slot(var, "m")),
-            v=_common.var_input(self.get_slot(var, "v")),
-            beta1_power=_common.cast(beta1_power, var),
-            beta2_power=_common.cast(beta2_power, var),
-            lr=self._h("learning_rate", var),
-            beta1=self._h("beta1", var),
-            beta2=self._h("beta2", var),
-            epsilon=self._h("epsilon", var),
-            grad=grad,
-            use_locking=self._locking,
-            use_nesterov=True,
-        )
+        return kernel(use_nesterov=True, **self._dense_args(grad, var, _tf.adam_beta_powers(self)))
 
     def _apply_dense(self, grad, var):
         return _common.as_op(self._dense(grad, var, tf.raw_ops.ApplyAdam))
@@ -136,10 +143,9 @@ class NadamOptimizer(_AdamHypers, tf.compat.v1.train.AdamOptimizer):
         return self._dense(grad, var, tf.raw_ops.ResourceApplyAdam)
 
     def _sparse(self, values, var, indices):
-        beta1_power, beta2_power = _tf.adam_beta_powers(self)
-        beta1_power, beta2_power = _common.cast(beta1_power, var), _common.cast(beta2_power, var)
-        beta1, beta2 = self._h("beta1", var), self._h("beta2", var)
-        lr = self._h("learning_rate", var) * tf.sqrt(1 - beta2_power) / (1 - beta1_power)
+        hypers = self._var_hypers(var, _tf.adam_beta_powers(self))
+        beta1, beta2 = hypers["beta1"], hypers["beta2"]
+        lr = _bias_corrected_lr(hypers)
         m, v = self.get_slot(var, "m"), self.get_slot(var, "v")
         m_scaled = values * (1 - beta1)
         with tf.control_dependencies([_common.assign(m, m * beta1, self._locking)]):
@@ -148,7 +154,7 @@ class NadamOptimizer(_AdamHypers, tf.compat.v1.train.AdamOptimizer):
         with tf.control_dependencies([_common.assign(v, v * beta2, self._locking)]):
             v_t = _common.scatter_add(v, indices, values * values * (1 - beta2), self._locking, read=True)
         v_sqrt = tf.sqrt(tf.gather(v_t, indices))
-        var_update = _common.scatter_add(var, indices, -lr * m_bar / (v_sqrt + self._h("epsilon", var)), self._locking)
+        var_update = _common.scatter_add(var, indices, -lr * m_bar / (v_sqrt + hypers["epsilon"]), self._locking)
         return tf.group(var_update, m_bar, v_t)
 
     def _apply_sparse(self, grad, var):
@@ -186,23 +192,8 @@ class AdaMaxOptimizer(_AdamHypers, tf.compat.v1.train.AdamOptimizer):
             _tf.zeros_slot(self, v, "m", self.get_name())
             _tf.zeros_slot(self, v, "v", self.get_name())
 
-    def _prepare(self):
-        super()._prepare()
-        self._build_hypers()
-
     def _dense(self, grad, var, kernel):
-        return kernel(
-            var=_common.var_input(var),
-            m=_common.var_input(self.get_slot(var, "m")),
-            v=_common.var_input(self.get_slot(var, "v")),
-            beta1_power=_common.cast(self._get_beta_accumulators(), var),
-            lr=self._h("learning_rate", var),
-            beta1=self._h("beta1", var),
-            beta2=self._h("beta2", var),
-            epsilon=self._h("epsilon", var),
-            grad=grad,
-            use_locking=self._locking,
-        )
+        return kernel(**self._dense_args(grad, var, [self._get_beta_accumulators()]))
 
     def _apply_dense(self, grad, var):
         return _common.as_op(self._dense(grad, var, tf.raw_ops.ApplyAdaMax))
@@ -211,14 +202,14 @@ class AdaMaxOptimizer(_AdamHypers, tf.compat.v1.train.AdamOptimizer):
         return self._dense(grad, var, tf.raw_ops.ResourceApplyAdaMax)
 
     def _sparse(self, values, var, indices):
-        beta1_power = _common.cast(self._get_beta_accumulators(), var)
-        beta1, beta2 = self._h("beta1", var), self._h("beta2", var)
+        hypers = self._var_hypers(var, [self._get_beta_accumulators()])
+        beta1, beta2 = hypers["beta1"], hypers["beta2"]
         m, v = self.get_slot(var, "m"), self.get_slot(var, "v")
         m_slice = tf.gather(m, indices) * beta1 + values * (1 - beta1)
         v_slice = tf.maximum(tf.gather(v, indices) * beta2, tf.abs(values))
         m_t = _common.scatter_update(m, indices, m_slice, self._locking)
         v_t = _common.scatter_update(v, indices, v_slice, self._locking)
-        step = -self._h("learning_rate", var) / (1 - beta1_power) * (m_slice / (v_slice + self._h("epsilon", var)))
+        step = -hypers["lr"] / (1 - hypers["beta1_power"]) * (m_slice / (v_slice + hypers["epsilon"]))
         return tf.group(_common.scatter_add(var, indices, step, self._locking), m_t, v_t)
 
     def _apply_sparse(self, grad, var):
@@ -273,20 +264,7 @@ class AdamGSOptimizer(_AdamHypers, tf.compat.v1.train.Optimizer):
         self._global_step_on_worker = tf.cast(tf.identity(self._global_step) + 1, tf.float32)
 
     def _dense(self, grad, var, kernel):
-        beta1_power, beta2_power = self._get_beta_accumulators()
-        return kernel(
-            var=_common.var_input(var),
-            m=_common.var_input(self.get_slot(var, "m")),
-            v=_common.var_input(self.get_slot(var, "v")),
-            beta1_power=_common.cast(beta1_power, var),
-            beta2_power=_common.cast(beta2_power, var),
-            lr=self._h("learning_rate", var),
-            beta1=self._h("beta1", var),
-            beta2=self._h("beta2", var),
-            epsilon=self._h("epsilon", var),
-            grad=grad,
-            use_locking=self._locking,
-        )
+        return kernel(**self._dense_args(grad, var, self._get_beta_accumulators()))
 
     def _apply_dense(self, grad, var):
         return _common.as_op(self._dense(grad, var, tf.raw_ops.ApplyAdam))
@@ -295,16 +273,15 @@ class AdamGSOptimizer(_AdamHypers, tf.compat.v1.train.Optimizer):
         return self._dense(grad, var, tf.raw_ops.ResourceApplyAdam)
 
     def _sparse(self, values, var, indices):
-        beta1_power, beta2_power = self._get_beta_accumulators()
-        beta1_power, beta2_power = _common.cast(beta1_power, var), _common.cast(beta2_power, var)
-        beta1, beta2 = self._h("beta1", var), self._h("beta2", var)
-        lr = self._h("learning_rate", var) * tf.sqrt(1 - beta2_power) / (1 - beta1_power)
+        hypers = self._var_hypers(var, self._get_beta_accumulators())
+        beta1, beta2 = hypers["beta1"], hypers["beta2"]
+        lr = _bias_corrected_lr(hypers)
         m, v = self.get_slot(var, "m"), self.get_slot(var, "v")
         with tf.control_dependencies([_common.assign(m, m * beta1, self._locking)]):
             m_t = _common.scatter_add(m, indices, values * (1 - beta1), self._locking, read=True)
         with tf.control_dependencies([_common.assign(v, v * beta2, self._locking)]):
             v_t = _common.scatter_add(v, indices, values * values * (1 - beta2), self._locking, read=True)
-        var_update = _common.assign_sub(var, lr * m_t / (tf.sqrt(v_t) + self._h("epsilon", var)), self._locking)
+        var_update = _common.assign_sub(var, lr * m_t / (tf.sqrt(v_t) + hypers["epsilon"]), self._locking)
         return tf.group(var_update, m_t, v_t)
 
     def _apply_sparse(self, grad, var):
@@ -322,18 +299,6 @@ class LazyAdamGSOptimizer(AdamGSOptimizer):
     """
 
     def _sparse(self, values, var, indices):
-        beta1_power, beta2_power = self._get_beta_accumulators()
-        beta1_power, beta2_power = _common.cast(beta1_power, var), _common.cast(beta2_power, var)
-        lr = self._h("learning_rate", var) * tf.sqrt(1 - beta2_power) / (1 - beta1_power)
-        return _lazy_adam_sparse(
-            lr,
-            self._h("beta1", var),
-            self._h("beta2", var),
-            self._h("epsilon", var),
-            values,
-            var,
-            self.get_slot(var, "m"),
-            self.get_slot(var, "v"),
-            indices,
-            self._locking,
-        )
+        hypers = self._var_hypers(var, self._get_beta_accumulators())
+        m, v = self.get_slot(var, "m"), self.get_slot(var, "v")
+        return _lazy_adam_sparse(hypers, values, var, m, v, indices, self._locking)

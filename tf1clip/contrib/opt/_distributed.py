@@ -31,16 +31,34 @@ def _parts(var):
     return list(var) if not isinstance(var, tf.Variable) and hasattr(var, "__iter__") else [var]
 
 
-def _non_trainable(getter, name, trainable, collections, worker_device, *args, **kwargs):
-    kwargs["trainable"] = trainable
-    kwargs["collections"] = collections
-    if collections is not None and _LOCAL in collections:
-        with tf.device(worker_device):
+class _WorkerLocalGetter:
+    """The custom getters' shared part: trainable variables become local variables on ``worker_device``.
+
+    A non-trainable variable is created as asked (on the worker if local); for a trainable one,
+    ``_add_global(getter, name, local_var, *args, **kwargs)`` then creates its global counterparts.
+    """
+
+    def __init__(self, worker_device):
+        self._worker_device = worker_device
+
+    def __call__(self, getter, name, trainable, collections, *args, **kwargs):
+        if not trainable:
+            kwargs["trainable"] = trainable
+            kwargs["collections"] = collections
+            if collections is not None and _LOCAL in collections:
+                with tf.device(self._worker_device):
+                    return getter(name, *args, **kwargs)
             return getter(name, *args, **kwargs)
-    return getter(name, *args, **kwargs)
+        with tf.device(self._worker_device):
+            local_var = getter(name, *args, trainable=True, collections=[_LOCAL], **kwargs)
+        self._add_global(getter, name, local_var, *args, **kwargs)
+        return local_var
+
+    def _add_global(self, getter, name, local_var, *args, **kwargs):
+        raise NotImplementedError
 
 
-class ElasticAverageCustomGetter:
+class ElasticAverageCustomGetter(_WorkerLocalGetter):
     """Variable-scope custom getter for ``ElasticAverageOptimizer``.
 
     ``tf.contrib.opt.ElasticAverageCustomGetter``: each trainable variable
@@ -57,17 +75,13 @@ class ElasticAverageCustomGetter:
     """
 
     def __init__(self, worker_device):
-        self._worker_device = worker_device
+        super().__init__(worker_device)
         self._local_map = {}
         self.global_map = {}
 
-    def __call__(self, getter, name, trainable, collections, *args, **kwargs):
-        if not trainable:
-            return _non_trainable(getter, name, trainable, collections, self._worker_device, *args, **kwargs)
-        with tf.device(self._worker_device):
-            local_var = getter(name, *args, trainable=True, collections=[_LOCAL], **kwargs)
+    def _add_global(self, getter, name, local_var, *args, **kwargs):
         if kwargs.get("reuse") is True:
-            return local_var
+            return
         global_center = getter(
             "%s/%s" % (GLOBAL_VARIABLE_NAME, name), *args, trainable=False, collections=[_GLOBAL], **kwargs
         )
@@ -78,7 +92,6 @@ class ElasticAverageCustomGetter:
         for var, lc, gc in zip(_parts(local_var), _parts(local_center), _parts(global_center)):
             self._local_map[var] = lc
             self.global_map[var] = gc
-        return local_var
 
     def local_center(self, var):
         """The ``local_center_variable`` of local variable ``var``."""
@@ -346,7 +359,7 @@ def _initialized_value(var):
     )
 
 
-class ModelAverageCustomGetter:
+class ModelAverageCustomGetter(_WorkerLocalGetter):
     """Variable-scope custom getter for ``ModelAverageOptimizer``.
 
     ``tf.contrib.opt.ModelAverageCustomGetter``: each trainable variable
@@ -360,14 +373,10 @@ class ModelAverageCustomGetter:
     """
 
     def __init__(self, worker_device):
-        self._worker_device = worker_device
+        super().__init__(worker_device)
         self._local_2_global = {}
 
-    def __call__(self, getter, name, trainable, collections, *args, **kwargs):
-        if not trainable:
-            return _non_trainable(getter, name, trainable, collections, self._worker_device, *args, **kwargs)
-        with tf.device(self._worker_device):
-            local_var = getter(name, *args, trainable=True, collections=[_LOCAL], **kwargs)
+    def _add_global(self, getter, name, local_var, *args, **kwargs):
         global_var = tf.compat.v1.Variable(
             name="%s/%s" % (GLOBAL_VARIABLE_NAME, name),
             initial_value=_initialized_value(local_var),
@@ -375,7 +384,6 @@ class ModelAverageCustomGetter:
             collections=[_GLOBAL],
         )
         self._local_2_global[local_var] = global_var
-        return local_var
 
     def global_variable(self, var):
         """The ``global_center_variable`` of local variable ``var``."""
@@ -474,40 +482,10 @@ class ModelAverageOptimizer(tf.compat.v1.train.Optimizer):
         # chief's SetGlobalStep ops outside it must reach the accumulators.
         with tf.compat.v1.colocate_with(global_step):
             sync_queue = tf.queue.FIFOQueue(-1, [tf.bool], shapes=[[]], shared_name="sync_queue")
-        accumulators = []
-        with tf.compat.v1.name_scope(None, self._name + "/global"):
-            for var, gvar in zip(local_vars, global_vars):
-                with tf.device(gvar.device):
-                    accumulators.append(
-                        tf.compat.v1.ConditionalAccumulator(
-                            var.dtype.base_dtype, shape=var.get_shape(), shared_name=gvar.name + "/var_accum"
-                        )
-                    )
-                self._accumulator_list.append((accumulators[-1], gvar.device))
+        accumulators = self._make_accumulators(local_vars, global_vars)
 
         def average():
-            train_ops = []
-            aggregated = []
-            for var, gvar, accum in zip(local_vars, global_vars, accumulators):
-                with tf.device(gvar.device):
-                    train_ops.append(accum.apply_grad(tf.convert_to_tensor(var), local_step=global_step))
-                    aggregated.append(accum.take_grad(self._num_worker))
-            if self._is_chief:
-                updates = []
-                with tf.control_dependencies(train_ops):
-                    for avg, gvar in zip(aggregated, global_vars):
-                        with tf.device(gvar.device):
-                            updates.append(tf.compat.v1.assign(gvar, avg))
-                    with tf.device(global_step.device):
-                        updates.append(tf.compat.v1.assign_add(global_step, 1))
-                with tf.control_dependencies(updates), tf.device(global_step.device):
-                    tokens = tf.fill([self._num_worker - 1], tf.constant(False))
-                    sync_op = sync_queue.enqueue_many(tokens)
-            else:
-                with tf.control_dependencies(train_ops), tf.device(global_step.device):
-                    sync_op = sync_queue.dequeue()
-            with tf.control_dependencies([sync_op]):
-                return self._local_vars_update(local_vars)
+            return self._average(local_vars, global_vars, accumulators, sync_queue, global_step)
 
         with tf.control_dependencies([local_update]):
             condition = tf.equal(tf.math.floormod(self._local_step, self._interval_steps), 0)
@@ -519,6 +497,45 @@ class ModelAverageOptimizer(tf.compat.v1.train.Optimizer):
                 chief_init_ops.append(accum.set_global_step(global_step, name="SetGlobalStep"))
         self._chief_init_op = tf.group(*chief_init_ops)
         return conditional_update
+
+    def _make_accumulators(self, local_vars, global_vars):
+        """One ``ConditionalAccumulator`` per variable, on its global variable's device (also kept for the chief)."""
+        accumulators = []
+        with tf.compat.v1.name_scope(None, self._name + "/global"):
+            for var, gvar in zip(local_vars, global_vars):
+                with tf.device(gvar.device):
+                    accumulators.append(
+                        tf.compat.v1.ConditionalAccumulator(
+                            var.dtype.base_dtype, shape=var.get_shape(), shared_name=gvar.name + "/var_accum"
+                        )
+                    )
+                self._accumulator_list.append((accumulators[-1], gvar.device))
+        return accumulators
+
+    def _average(self, local_vars, global_vars, accumulators, sync_queue, global_step):
+        """The averaging step: accumulate, (chief) assign the means and release, then copy into the local variables."""
+        train_ops = []
+        aggregated = []
+        for var, gvar, accum in zip(local_vars, global_vars, accumulators):
+            with tf.device(gvar.device):
+                train_ops.append(accum.apply_grad(tf.convert_to_tensor(var), local_step=global_step))
+                aggregated.append(accum.take_grad(self._num_worker))
+        if self._is_chief:
+            updates = []
+            with tf.control_dependencies(train_ops):
+                for avg, gvar in zip(aggregated, global_vars):
+                    with tf.device(gvar.device):
+                        updates.append(tf.compat.v1.assign(gvar, avg))
+                with tf.device(global_step.device):
+                    updates.append(tf.compat.v1.assign_add(global_step, 1))
+            with tf.control_dependencies(updates), tf.device(global_step.device):
+                tokens = tf.fill([self._num_worker - 1], tf.constant(False))
+                sync_op = sync_queue.enqueue_many(tokens)
+        else:
+            with tf.control_dependencies(train_ops), tf.device(global_step.device):
+                sync_op = sync_queue.dequeue()
+        with tf.control_dependencies([sync_op]):
+            return self._local_vars_update(local_vars)
 
     @property
     def chief_init_op(self):

@@ -275,14 +275,18 @@ class ScipyOptimizerInterface(ExternalOptimizerInterface):
         if as_float64:
             initial_val = np.asarray(initial_val, np.float64)
         result = scipy.optimize.minimize(loss_grad_func_wrapper, initial_val, **minimize_kwargs)
-
-        lines = ["Optimization terminated with:", "  Message: %s", "  Objective function value: %f"]
-        args = [result.message, result.fun]
-        if hasattr(result, "nit"):
-            lines.append("  Number of iterations: %d")
-            args.append(result.nit)
-        if hasattr(result, "nfev"):
-            lines.append("  Number of functions evaluations: %d")
-            args.append(result.nfev)
-        tf.compat.v1.logging.info("\n".join(lines), *args)
+        _log_result(result)
         return result["x"]
+
+
+def _log_result(result):
+    """Logs SciPy's ``OptimizeResult`` as TF 1.15 did: message, objective value, iterations and evaluations."""
+    lines = ["Optimization terminated with:", "  Message: %s", "  Objective function value: %f"]
+    args = [result.message, result.fun]
+    if hasattr(result, "nit"):
+        lines.append("  Number of iterations: %d")
+        args.append(result.nit)
+    if hasattr(result, "nfev"):
+        lines.append("  Number of functions evaluations: %d")
+        args.append(result.nfev)
+    tf.compat.v1.logging.info("\n".join(lines), *args)

@@ -188,6 +188,55 @@ class ShampooOptimizer(tf.compat.v1.train.Optimizer):
                 return self._compute_power_iter(var, mat_g, mat_g_size, alpha, mat_h_slot_name)
             return self._compute_power_svd(var, mat_g, mat_g_size, alpha, mat_h_slot_name)
 
+    def _precondition_matrix(self, var, grad, mat_g, i, axes, dim, steps):
+        """Multiplies along dimension ``i`` by the power of its statistics matrix ``mat_g``; returns ``mat_h``."""
+        global_step, mat_gbar_decay_t, mat_gbar_weight_t, neg_alpha, svd_interval, precond_update_interval = steps
+        # The conditions select values; variables are read before and written after
+        # (a v2 tf.cond cannot update reference variables inside a branch).
+        mat_g_old = tf.identity(mat_g)
+        mat_g_new = tf.cond(
+            tf.math.floormod(global_step, precond_update_interval) < 1,
+            lambda: self._mat_g_value(
+                mat_g_old, grad, axes, mat_gbar_decay_t, mat_gbar_weight_t * precond_update_interval, i
+            ),
+            lambda: mat_g_old,
+        )
+        if self._mat_gbar_decay != 0.0:
+            mat_g_new = _common.assign(mat_g, mat_g_new, read=True)
+        mat_g_updated = mat_g_new / float(dim)
+        if self._svd_interval == 1:
+            return self._compute_power(var, mat_g_updated, dim, neg_alpha)
+        h_slot = self.get_slot(var, "H_" + str(i))
+        h_old = tf.identity(h_slot)
+        mat_h = tf.cond(
+            tf.math.floormod(global_step, svd_interval) < 1,
+            lambda: self._compute_power(var, mat_g_updated, dim, neg_alpha),
+            lambda: h_old,
+        )
+        return _common.assign(h_slot, mat_h, read=True)
+
+    def _precondition_diagonal(self, grad, mat_g, i, axes, dim, indices, steps):
+        """The diagonal preconditioner ``mat_h`` of dimension ``i`` (larger than ``max_matrix_size``)."""
+        _, mat_gbar_decay_t, mat_gbar_weight_t, neg_alpha, _, _ = steps
+        if axes:
+            normalizer = 1.0 if indices is not None else float(dim)
+            grad_outer = tf.reduce_sum(grad * grad, axis=axes) / normalizer
+        else:
+            grad_outer = grad * grad
+        if i == 0 and indices is not None:
+            if self._mat_gbar_decay != 1.0:
+                raise ValueError(
+                    "`mat_gbar_decay` must be 1.0 for sparse updates of a dimension larger than "
+                    "`max_matrix_size`; received %r." % (self._mat_gbar_decay,)
+                )
+            mat_g_updated = _common.scatter_add(mat_g, indices, mat_gbar_weight_t * grad_outer, read=True)
+            slice_ = tf.gather(mat_g_updated, indices)
+            return tf.where(tf.greater(slice_, 0), tf.pow(slice_, neg_alpha), tf.zeros_like(slice_))
+        mat_g_updated = self._weighted_average(
+            mat_g, self._mat_gbar_decay, mat_gbar_decay_t, mat_gbar_weight_t * grad_outer
+        )
+        return tf.where(tf.greater(mat_g_updated, 0), tf.pow(mat_g_updated, neg_alpha), tf.zeros_like(mat_g_updated))
+
     def _apply_gradient(self, grad, var, indices=None):
         global_step = self._global_step + 1
         gbar = self.get_slot(var, "gbar")
@@ -199,8 +248,7 @@ class ShampooOptimizer(tf.compat.v1.train.Optimizer):
             gbar_updated = grad
         else:
             gbar_updated = self._weighted_average(gbar, self._gbar_decay, gbar_decay_t, gbar_weight_t * grad)
-        shape = var.get_shape()
-        dims = shape.as_list()
+        dims = var.get_shape().as_list()
         mat_g_list = [self.get_slot(var, "Gbar_" + str(i)) for i in range(len(dims))]
         mat_gbar_decay_t = _param(self._mat_gbar_decay, global_step)
         mat_gbar_weight_t = _param(self._mat_gbar_weight, global_step)
@@ -209,60 +257,16 @@ class ShampooOptimizer(tf.compat.v1.train.Optimizer):
         neg_alpha = -_param(self._alpha, global_step) / v_rank
         svd_interval = _param(self._svd_interval, global_step)
         precond_update_interval = _param(self._precond_update_interval, global_step)
+        steps = (global_step, mat_gbar_decay_t, mat_gbar_weight_t, neg_alpha, svd_interval, precond_update_interval)
         for i, mat_g in enumerate(mat_g_list):
             axes = list(range(i)) + list(range(i + 1, v_rank))
             if dims[i] <= self._max_matrix_size:
-                # The conditions select values; variables are read before and written after
-                # (a v2 tf.cond cannot update reference variables inside a branch).
-                mat_g_old = tf.identity(mat_g)
-                mat_g_new = tf.cond(
-                    tf.math.floormod(global_step, precond_update_interval) < 1,
-                    lambda mat_g_old=mat_g_old, axes=axes, i=i: self._mat_g_value(
-                        mat_g_old, grad, axes, mat_gbar_decay_t, mat_gbar_weight_t * precond_update_interval, i
-                    ),
-                    lambda mat_g_old=mat_g_old: mat_g_old,
-                )
-                if self._mat_gbar_decay != 0.0:
-                    mat_g_new = _common.assign(mat_g, mat_g_new, read=True)
-                mat_g_updated = mat_g_new / float(dims[i])
-                if self._svd_interval == 1:
-                    mat_h = self._compute_power(var, mat_g_updated, dims[i], neg_alpha)
-                else:
-                    h_slot = self.get_slot(var, "H_" + str(i))
-                    h_old = tf.identity(h_slot)
-                    mat_h = tf.cond(
-                        tf.math.floormod(global_step, svd_interval) < 1,
-                        lambda mat_g_updated=mat_g_updated, i=i: self._compute_power(
-                            var, mat_g_updated, dims[i], neg_alpha
-                        ),
-                        lambda h_old=h_old: h_old,
-                    )
-                    mat_h = _common.assign(h_slot, mat_h, read=True)
+                mat_h = self._precondition_matrix(var, grad, mat_g, i, axes, dims[i], steps)
                 preconditioned_grad = tf.tensordot(
                     preconditioned_grad, mat_h, axes=([0], [0]), name="precond_" + str(i)
                 )
             else:
-                if axes:
-                    normalizer = 1.0 if indices is not None else float(dims[i])
-                    grad_outer = tf.reduce_sum(grad * grad, axis=axes) / normalizer
-                else:
-                    grad_outer = grad * grad
-                if i == 0 and indices is not None:
-                    if self._mat_gbar_decay != 1.0:
-                        raise ValueError(
-                            "`mat_gbar_decay` must be 1.0 for sparse updates of a dimension larger than "
-                            "`max_matrix_size`; received %r." % (self._mat_gbar_decay,)
-                        )
-                    mat_g_updated = _common.scatter_add(mat_g, indices, mat_gbar_weight_t * grad_outer, read=True)
-                    slice_ = tf.gather(mat_g_updated, indices)
-                    mat_h = tf.where(tf.greater(slice_, 0), tf.pow(slice_, neg_alpha), tf.zeros_like(slice_))
-                else:
-                    mat_g_updated = self._weighted_average(
-                        mat_g, self._mat_gbar_decay, mat_gbar_decay_t, mat_gbar_weight_t * grad_outer
-                    )
-                    mat_h = tf.where(
-                        tf.greater(mat_g_updated, 0), tf.pow(mat_g_updated, neg_alpha), tf.zeros_like(mat_g_updated)
-                    )
+                mat_h = self._precondition_diagonal(grad, mat_g, i, axes, dims[i], indices, steps)
                 preconditioned_grad = tf.transpose(preconditioned_grad, perm=list(range(1, v_rank)) + [0]) * mat_h
         learning_rate_t = _param(self._learning_rate, global_step)
         if indices is not None:

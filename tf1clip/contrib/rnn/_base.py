@@ -43,6 +43,22 @@ class LayerRNNCell(RNNCell):  # type: ignore[misc,valid-type]
         return super(RNNCell, self).__call__(inputs, state, *args, scope=scope, **kwargs)
 
 
+class CellWrapper(RNNCell):  # type: ignore[misc,valid-type]
+    """A cell around ``self._cell``: its state size, output size and zero state (under ``<Class>ZeroState``)."""
+
+    @property
+    def state_size(self):
+        return self._cell.state_size
+
+    @property
+    def output_size(self):
+        return self._cell.output_size
+
+    def zero_state(self, batch_size, dtype):
+        with tf.name_scope(type(self).__name__ + "ZeroState"):
+            return self._cell.zero_state(batch_size, dtype)
+
+
 def check_cell(name: str, cell: Any) -> None:
     """``TypeError`` unless ``cell`` looks like an RNN cell (TF 1.15's ``assert_like_rnncell``)."""
     missing = [attr for attr in ("output_size", "state_size") if not hasattr(cell, attr)]

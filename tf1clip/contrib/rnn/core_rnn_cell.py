@@ -14,23 +14,7 @@ __all__ = ["EmbeddingWrapper", "InputProjectionWrapper", "OutputProjectionWrappe
 v1 = tf.compat.v1
 
 
-class _Wrapper(_base.RNNCell):  # type: ignore[misc,valid-type]
-    """State size and zero state of the wrapped cell."""
-
-    @property
-    def state_size(self):
-        return self._cell.state_size
-
-    @property
-    def output_size(self):
-        return self._cell.output_size
-
-    def zero_state(self, batch_size, dtype):
-        with tf.name_scope(type(self).__name__ + "ZeroState"):
-            return self._cell.zero_state(batch_size, dtype)
-
-
-class EmbeddingWrapper(_Wrapper):
+class EmbeddingWrapper(_base.CellWrapper):
     """Embeds integer inputs (``embedding``: ``[embedding_classes, embedding_size]``) before the wrapped cell.
 
     The default initializer is the variable scope's, else uniform on ``[-sqrt(3), sqrt(3)]`` (variance 1).
@@ -66,7 +50,7 @@ class EmbeddingWrapper(_Wrapper):
             return self._cell(embedded, state)
 
 
-class InputProjectionWrapper(_Wrapper):
+class InputProjectionWrapper(_base.CellWrapper):
     """Projects the inputs to ``num_proj`` (``kernel``, ``bias``; optional ``activation``) before the cell."""
 
     def __init__(self, cell, num_proj, activation=None, input_size=None, reuse=None):
@@ -87,7 +71,7 @@ class InputProjectionWrapper(_Wrapper):
         return self._cell(projected, state)
 
 
-class OutputProjectionWrapper(_Wrapper):
+class OutputProjectionWrapper(_base.CellWrapper):
     """Projects the cell's output to ``output_size`` (``kernel``, ``bias``; optional ``activation``)."""
 
     def __init__(self, cell, output_size, activation=None, reuse=None):

@@ -100,7 +100,7 @@ class AttentionCellWrapper(_base.RNNCell):  # type: ignore[misc,valid-type]
             return new_attns, new_attn_states
 
 
-class HighwayWrapper(_base.RNNCell):  # type: ignore[misc,valid-type]
+class HighwayWrapper(_base.CellWrapper):
     """Highway connection from the cell's input to its output (https://arxiv.org/abs/1505.00387), as TF 1.15.
 
     ``output = input * carry + cell_output * transform`` with ``carry = sigmoid(input @ carry_w + carry_b)`` and
@@ -115,18 +115,6 @@ class HighwayWrapper(_base.RNNCell):  # type: ignore[misc,valid-type]
         self._cell = cell
         self._couple_carry_transform_gates = couple_carry_transform_gates
         self._carry_bias_init = carry_bias_init
-
-    @property
-    def state_size(self):
-        return self._cell.state_size
-
-    @property
-    def output_size(self):
-        return self._cell.output_size
-
-    def zero_state(self, batch_size, dtype):
-        with tf.name_scope(type(self).__name__ + "ZeroState"):
-            return self._cell.zero_state(batch_size, dtype)
 
     def _highway(self, inp, out):
         input_size = tf.compat.dimension_value(inp.get_shape().with_rank(2)[1])

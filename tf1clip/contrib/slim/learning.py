@@ -260,52 +260,32 @@ def train(
         range; tf-slim's checks (``logdir=None`` with a ``saver``...).
       ImportError: tf-slim is not installed.
     """
-    _common.check_train_op(train_op)
-    logdir = _common.check_logdir(logdir)
-    for arg, fn in (("train_step_fn", train_step_fn), ("init_fn", init_fn), ("session_wrapper", session_wrapper)):
+    args = dict(locals())
+    _check_train_args(args)
+    return _tf_slim_learning().train(**args)
+
+
+def _check_train_args(args):
+    """``train``'s argument checks and defaults, on the dict of its arguments (updated in place)."""
+    _common.check_train_op(args["train_op"])
+    args["logdir"] = _common.check_logdir(args["logdir"])
+    for arg in ("train_step_fn", "init_fn", "session_wrapper"):
+        fn = args[arg]
         if fn is not None and not callable(fn):
             raise TypeError("`%s` must be callable; received %r of type %s." % (arg, fn, type(fn).__name__))
-    number_of_steps = _check_steps(number_of_steps, "number_of_steps", 1)
-    log_every_n_steps = _check_steps(log_every_n_steps, "log_every_n_steps", 0) or 0
-    startup_delay_steps = _check_steps(startup_delay_steps, "startup_delay_steps", 0) or 0
-    trace_every_n_steps = _check_steps(trace_every_n_steps, "trace_every_n_steps", 1)
-    save_summaries_secs = _check_secs(save_summaries_secs, "save_summaries_secs")
-    save_interval_secs = _check_secs(save_interval_secs, "save_interval_secs")
-    sync_optimizer = _sync_replicas(sync_optimizer)
-    graph = graph or train_op.graph
-    if global_step is None:
+    args["number_of_steps"] = _check_steps(args["number_of_steps"], "number_of_steps", 1)
+    args["log_every_n_steps"] = _check_steps(args["log_every_n_steps"], "log_every_n_steps", 0) or 0
+    args["startup_delay_steps"] = _check_steps(args["startup_delay_steps"], "startup_delay_steps", 0) or 0
+    args["trace_every_n_steps"] = _check_steps(args["trace_every_n_steps"], "trace_every_n_steps", 1)
+    args["save_summaries_secs"] = _check_secs(args["save_summaries_secs"], "save_summaries_secs")
+    args["save_interval_secs"] = _check_secs(args["save_interval_secs"], "save_interval_secs")
+    args["sync_optimizer"] = _sync_replicas(args["sync_optimizer"])
+    graph = args["graph"] = args["graph"] or args["train_op"].graph
+    if args["global_step"] is None:
         with graph.as_default():
-            global_step = framework.get_or_create_global_step(graph)
-    if train_step_fn is train_step:
-        train_step_fn = _train_step_reading_step_after(graph, train_op, global_step)
-    return _tf_slim_learning().train(
-        train_op,
-        logdir,
-        train_step_fn=train_step_fn,
-        train_step_kwargs=train_step_kwargs,
-        log_every_n_steps=log_every_n_steps,
-        graph=graph,
-        master=master,
-        is_chief=is_chief,
-        global_step=global_step,
-        number_of_steps=number_of_steps,
-        init_op=init_op,
-        init_feed_dict=init_feed_dict,
-        local_init_op=local_init_op,
-        init_fn=init_fn,
-        ready_op=ready_op,
-        summary_op=summary_op,
-        save_summaries_secs=save_summaries_secs,
-        summary_writer=summary_writer,
-        startup_delay_steps=startup_delay_steps,
-        saver=saver,
-        save_interval_secs=save_interval_secs,
-        sync_optimizer=sync_optimizer,
-        session_config=session_config,
-        session_wrapper=session_wrapper,
-        trace_every_n_steps=trace_every_n_steps,
-        ignore_live_threads=ignore_live_threads,
-    )
+            args["global_step"] = framework.get_or_create_global_step(graph)
+    if args["train_step_fn"] is train_step:
+        args["train_step_fn"] = _train_step_reading_step_after(graph, args["train_op"], args["global_step"])
 
 
 # Every other public name: tf-slim's (``_slim_compat.DELEGATES["slim.learning"]``), resolved on first use.
