@@ -96,6 +96,10 @@ def test_every_promised_api_has_a_program():
         "sign_decay.get_linear_decay_fn",
         "sign_decay.get_cosine_decay_fn",
         "tf.contrib.opt.VariableClippingOptimizer",
+        "tf.estimator.DNNRegressor",
+        "tf.feature_column.embedding_column",
+        "warm_start_from",
+        "tf.estimator.inputs.numpy_input_fn",
     ]:
         assert api in text, api
 
