@@ -14,8 +14,9 @@ gradients where the optimizer has a sparse update) and a dense layer with a bias
 - ``moving_average``: MovingAverageOptimizer around Momentum, checkpointed by its
   ``swapping_saver`` (the averages saved under the variables' names).
 - ``nadam``, ``adamax``, ``lars``: NadamOptimizer, AdaMaxOptimizer, LARSOptimizer.
-- ``powersign``, ``addsign``: PowerSignOptimizer and AddSignOptimizer with ``sign_decay_fn``
-  from ``tf.contrib.opt.sign_decay`` (linear, cosine with restarts).
+- ``powersign``, ``addsign``: PowerSignOptimizer and AddSignOptimizer with a ``sign_decay_fn``
+  from ``sign_decay`` (linear; cosine over two periods), imported by its module path as
+  ``tf.contrib.opt`` does not export it.
 - ``variable_clipping``: VariableClippingOptimizer clipping the embedding's rows (sparse) and
   the dense kernel's columns. Its batches look up each row at most once: TF 1.15 subtracted a
   repeated row's clipping delta once per occurrence, a bug tf1clip fixes (docs/contrib_opt.rst).
