@@ -81,8 +81,25 @@ def test_every_promised_api_has_a_program():
         "tf.contrib.mixed_precision.LossScaleOptimizer",
         "FixedLossScaleManager",
         "ExponentialUpdateLossScaleManager",
-        # Still to come (docs/oracle.rst, "Adding a program"): a program per tf.contrib.opt optimizer
-        # group tf1clip re-creates, and the Estimator styles; add their API names here.
+        "tf.contrib.opt.LazyAdamOptimizer",
+        "tf.contrib.opt.AdamWOptimizer",
+        "tf.contrib.opt.MomentumWOptimizer",
+        "decay_var_list",
+        "tf.contrib.opt.MultitaskOptimizerWrapper",
+        "tf.contrib.opt.MovingAverageOptimizer",
+        "swapping_saver",
+        "tf.contrib.opt.NadamOptimizer",
+        "tf.contrib.opt.AdaMaxOptimizer",
+        "tf.contrib.opt.LARSOptimizer",
+        "tf.contrib.opt.PowerSignOptimizer",
+        "tf.contrib.opt.AddSignOptimizer",
+        "sign_decay.get_linear_decay_fn",
+        "sign_decay.get_cosine_decay_fn",
+        "tf.contrib.opt.VariableClippingOptimizer",
+        "tf.estimator.DNNRegressor",
+        "tf.feature_column.embedding_column",
+        "warm_start_from",
+        "tf.estimator.inputs.numpy_input_fn",
     ]:
         assert api in text, api
 
