@@ -141,7 +141,7 @@ class AGNOptimizer(tf.compat.v1.train.Optimizer):
         local_update = _common.as_op(_common.assign_add(self._local_step, 1))
         with tf.control_dependencies([local_update]):
             condition = tf.equal(tf.math.floormod(self._local_step, self._period), 0)
-        with tf.control_dependencies(update_ops):
+        with tf.control_dependencies(update_ops), _common.control_flow_for(local_vars + grad_vars):
             return tf.cond(condition, _update_global_variables, tf.no_op)
 
     def get_init_op(self, task_index):

@@ -1,7 +1,9 @@
 """Helpers shared by tf1clip.contrib.opt's optimizers (reference and resource variables alike)."""
 
-from typing import Any
+import contextlib
+from typing import Any, Iterable, Iterator
 
+from tf1clip import _tf
 from tf1clip._tf import tf
 
 v1 = tf.compat.v1
@@ -21,6 +23,25 @@ def cast(value: Any, var: Any) -> Any:
 
 def _is_resource(var: Any) -> bool:
     return hasattr(var, "handle")
+
+
+@contextlib.contextmanager
+def control_flow_for(variables: Iterable[Any]) -> Iterator[None]:
+    """Builds control flow v1 in the block if one of ``variables`` is a reference variable.
+
+    A control flow v2 branch is a function, and a function cannot take a
+    reference: assigning to a reference variable in a v2 ``tf.cond`` branch
+    raises ``TypeError``. Nothing changes for resource variables, or if control
+    flow v2 is off.
+    """
+    if not any(_tf.is_ref_dtype(v.dtype) for v in variables) or not v1.control_flow_v2_enabled():
+        yield
+        return
+    v1.disable_control_flow_v2()
+    try:
+        yield
+    finally:
+        v1.enable_control_flow_v2()
 
 
 def _run(var: Any, ref_fn: Any, resource_fn: Any, read: bool) -> Any:

@@ -9,6 +9,7 @@ by their custom getters. Names, collections and update rules are TF 1.15's.
 from tf1clip import _tf
 from tf1clip import _validate
 from tf1clip._tf import tf
+from tf1clip.contrib.opt import _common
 from tf1clip.contrib.opt import _wrappers
 
 __all__ = [
@@ -253,7 +254,8 @@ class ElasticAverageOptimizer(tf.compat.v1.train.Optimizer):
                         updates.append(tf.compat.v1.assign_add(global_step, 1))
             return tf.group(*updates)
 
-        with tf.control_dependencies([local_update]):
+        variables = [v for _, v in grads_and_vars] + [self._local_step]
+        with tf.control_dependencies([local_update]), _common.control_flow_for(variables):
             condition = tf.equal(tf.math.floormod(self._local_step, self._period), 0)
             return tf.compat.v1.cond(condition, exchange, tf.no_op)
 
@@ -377,12 +379,13 @@ class ModelAverageCustomGetter(_WorkerLocalGetter):
         self._local_2_global = {}
 
     def _add_global(self, getter, name, local_var, *args, **kwargs):
-        global_var = tf.compat.v1.Variable(
-            name="%s/%s" % (GLOBAL_VARIABLE_NAME, name),
-            initial_value=_initialized_value(local_var),
-            trainable=False,
-            collections=[_GLOBAL],
-        )
+        with _common.control_flow_for([local_var]):
+            global_var = tf.compat.v1.Variable(
+                name="%s/%s" % (GLOBAL_VARIABLE_NAME, name),
+                initial_value=_initialized_value(local_var),
+                trainable=False,
+                collections=[_GLOBAL],
+            )
         self._local_2_global[local_var] = global_var
 
     def global_variable(self, var):
@@ -487,7 +490,7 @@ class ModelAverageOptimizer(tf.compat.v1.train.Optimizer):
         def average():
             return self._average(local_vars, global_vars, accumulators, sync_queue, global_step)
 
-        with tf.control_dependencies([local_update]):
+        with tf.control_dependencies([local_update]), _common.control_flow_for(local_vars + [self._local_step]):
             condition = tf.equal(tf.math.floormod(self._local_step, self._interval_steps), 0)
             conditional_update = tf.compat.v1.cond(condition, average, tf.no_op)
 

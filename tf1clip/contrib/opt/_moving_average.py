@@ -4,6 +4,7 @@ from tf1clip import _delegate
 from tf1clip import _tf
 from tf1clip import _validate
 from tf1clip._tf import tf
+from tf1clip.contrib.opt import _common
 from tf1clip.contrib.opt import _wrappers
 
 __all__ = ["MovingAverageOptimizer"]
@@ -85,11 +86,12 @@ class MovingAverageOptimizer(_delegate.DelegatingOptimizer):
         train_op = self._optimizer.apply_gradients(grads_and_vars, global_step=global_step, name=name)
         var_list = [v for g, v in grads_and_vars if g is not None]
         self._swapped_variable_name_map = {}
-        if self._sequential_update:
-            with tf.control_dependencies([train_op]):
+        with _common.control_flow_for(var_list):
+            if self._sequential_update:
+                with tf.control_dependencies([train_op]):
+                    ma_op = self._ema.apply(var_list)
+            else:
                 ma_op = self._ema.apply(var_list)
-        else:
-            ma_op = self._ema.apply(var_list)
         for var in var_list:
             avg = self._ema.average(var)
             self._swapped_variable_name_map[var.op.name] = avg.op.name

@@ -11,6 +11,7 @@ from tf1clip import _delegate
 from tf1clip import _tf
 from tf1clip import _validate
 from tf1clip._tf import tf
+from tf1clip.contrib.opt import _common
 
 __all__ = ["MultitaskOptimizerWrapper", "VariableClippingOptimizer", "DropStaleGradientOptimizer"]
 
@@ -100,7 +101,8 @@ class MultitaskOptimizerWrapper(_delegate.DelegatingOptimizer):
 
     def apply_gradients(self, grads_and_vars, global_step=None, name=None, **kwargs):
         """``opt.apply_gradients``, skipping the update of each all-zero gradient."""
-        with self._filtering():
+        grads_and_vars = list(grads_and_vars)
+        with self._filtering(), _common.control_flow_for(v for _, v in grads_and_vars):
             return self._optimizer.apply_gradients(grads_and_vars, global_step=global_step, name=name, **kwargs)
 
     @contextlib.contextmanager
@@ -331,7 +333,9 @@ class DropStaleGradientOptimizer(_delegate.DelegatingOptimizer):
                 gradients.append(grad)
         with tf.control_dependencies(gradients), tf.compat.v1.colocate_with(global_step):
             staleness = tf.reshape(global_step - self._local_step, shape=())
-        update = stale_counter.assign_add(tf.compat.v1.cond(tf.less_equal(staleness, self._staleness), accept, drop))
+        with _common.control_flow_for([v for _, v in grads_and_vars] + [global_step]):
+            accepted = tf.compat.v1.cond(tf.less_equal(staleness, self._staleness), accept, drop)
+        update = stale_counter.assign_add(accepted)
         if not isinstance(update, (tf.Tensor, tf.Operation)):
             update = tf.convert_to_tensor(update)  # a resource variable's assign_add: read the new value
         tf.compat.v1.summary.scalar(
