@@ -97,12 +97,13 @@ def test_scipy_optimizer_interface_with_reference_variables():
 
 def _one_worker(getter_type, make_optimizer, hook_args, grads, mode):
     """One worker's (local variables, centers, global step) after each of 3 steps, and the variables' kinds."""
-    with _mode(mode):
+    use_resource = False if mode == "use_resource_false" else None
+    with _mode("resource" if use_resource is False else mode):
         getter = getter_type(worker_device=LOCAL_DEVICE)
         with v1.variable_scope("", custom_getter=getter):
             global_step = v1.train.get_or_create_global_step()
-            v0 = v1.get_variable(initializer=0.0, name="v0")
-            v1_ = v1.get_variable(initializer=1.0, name="v1")
+            v0 = v1.get_variable(initializer=0.0, name="v0", use_resource=use_resource)
+            v1_ = v1.get_variable(initializer=1.0, name="v1", use_resource=use_resource)
         optimizer = make_optimizer(getter)
         train = optimizer.apply_gradients(zip([tf.constant(g) for g in grads], [v0, v1_]), global_step)
         kinds = {_kind(v) for v in v1.global_variables() + v1.local_variables()}
@@ -144,11 +145,15 @@ DISTRIBUTED = {
 }
 
 
-@pytest.mark.parametrize("mode", ["resource"] + REF_MODES)
+@pytest.mark.parametrize("mode", ["resource", "use_resource_false"] + REF_MODES)
 @pytest.mark.parametrize("name", sorted(DISTRIBUTED))
 def test_distributed_optimizer_one_worker(name, mode):
-    """Model and Elastic Average (and their custom getters) on one worker, with each kind of variable."""
+    """Model and Elastic Average (and their custom getters) on one worker, with each kind of variable.
+
+    ``use_resource_false``: only the model's ``get_variable(..., use_resource=False)`` calls ask for
+    reference variables (the others, e.g. ``global_step``, are resource variables).
+    """
     getter_type, make_optimizer, hook_args, expected = DISTRIBUTED[name]
     kinds, got = _one_worker(getter_type, make_optimizer, hook_args, [-1.0, -2.0], mode)
-    assert kinds == {"resource" if mode == "resource" else "ref"}
+    assert kinds == {"resource": {"resource"}, "use_resource_false": {"resource", "ref"}}.get(mode, {"ref"})
     assert got == expected
