@@ -387,6 +387,16 @@ MIXED_PRECISION = "tf.contrib.mixed_precision"
 LOSS_SCALE_OPTIMIZER = "tf.compat.v1.train.experimental.MixedPrecisionLossScaleOptimizer"
 DYNAMIC_LOSS_SCALE = "tf1clip.contrib.mixed_precision.ExponentialUpdateLossScale"
 
+# contrib members that TF 2 has under another name, with the same behaviour (TF 1.15's contrib
+# checkpoint_utils readers are tf.train's; contrib.util re-exports tensor_util's).
+CONTRIB_RENAMES = {
+    "tf.contrib.framework.list_variables": "tf.train.list_variables",
+    "tf.contrib.framework.load_variable": "tf.train.load_variable",
+    "tf.contrib.framework.load_checkpoint": "tf.train.load_checkpoint",
+    "tf.contrib.util.make_tensor_proto": "tf.compat.v1.make_tensor_proto",
+    "tf.contrib.util.make_ndarray": "tf.make_ndarray",
+}
+
 # The successor of each contrib module nothing maintained replaces symbol for symbol.
 SUCCESSORS = {
     "tf.contrib.gan": "TF-GAN 2.1.0 (tensorflow_gan), which tf1clip.contrib.gan routes to, has no such name",
@@ -413,6 +423,14 @@ SUCCESSORS = {
     "tf.contrib.learn.models": "build the model with tf.compat.v1.layers or tf.keras; the canned estimators "
     "are tf.estimator's (DNNClassifier, LinearRegressor ...)",
     "tf.contrib.estimator": "tf1clip.estimator (tensorflow-estimator 2.15's API) has no such name",
+    "tf.contrib.estimator.replicate_model_fn": "use tf.distribute.MirroredStrategy, passed as "
+    "tf.estimator.RunConfig(train_distribute=...), with the unwrapped model_fn",
+    "tf.contrib.estimator.TowerOptimizer": "use tf.distribute.MirroredStrategy, passed as "
+    "tf.estimator.RunConfig(train_distribute=...), with the unwrapped optimizer",
+    "tf.contrib.distribute": "use tf.distribute (MirroredStrategy(devices=...) for num_gpus=, "
+    "tf.distribute.experimental for the rest)",
+    "tf.contrib.framework.init_from_checkpoint": "use tf.compat.v1.train.init_from_checkpoint (TF's "
+    "reimplementation, with the same assignment_map syntax)",
     "tf.contrib.opt": "tf1clip.contrib.opt provides clip_gradients_by_global_norm and the optimizers listed "
     "in its docs (docs/contrib_opt.rst), not this one; use a tf.compat.v1.train optimizer instead",
     "tf.contrib.distributions": "use the tensorflow-probability package (tfp.distributions)",

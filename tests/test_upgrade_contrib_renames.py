@@ -1,0 +1,115 @@
+"""contrib members that are TensorFlow 2 functions under another name convert in every spelling.
+
+``tf.contrib.framework``'s checkpoint readers (TF 1.15's contrib/framework checkpoint_utils: the
+same reader, ``:0`` stripping and sorted listing as ``tf.train``'s) and ``tf.contrib.util``'s tensor
+proto helpers (re-exports of TF's tensor_util) become the TF 2 names; the members without an exact
+successor stay ERRORs that name where to go.
+"""
+
+import ast
+
+import pytest
+import tensorflow as tf
+
+from tf1clip.upgrade import upgrade_source
+
+pytestmark = [
+    pytest.mark.filterwarnings("ignore::DeprecationWarning"),
+    pytest.mark.filterwarnings("ignore::UserWarning"),
+]
+
+# contrib module -> {member: its TF 2 name}
+RENAMES = {
+    "framework": {
+        "list_variables": "tf.train.list_variables",
+        "load_variable": "tf.train.load_variable",
+        "load_checkpoint": "tf.train.load_checkpoint",
+    },
+    "util": {
+        "make_tensor_proto": "tf.compat.v1.make_tensor_proto",
+        "make_ndarray": "tf.make_ndarray",
+    },
+}
+
+
+def _spellings(module, members):
+    """{spelling: (import lines, prefix of each use)} for ``tf.contrib.<module>``."""
+    return {
+        "chain": ("", "tf.contrib.%s." % module),
+        "from tensorflow.contrib import M as alias": (
+            "from tensorflow.contrib import %s as contrib_%s\n" % (module, module),
+            "contrib_%s." % module,
+        ),
+        "from tensorflow.contrib.M import name": (
+            "from tensorflow.contrib.%s import %s\n" % (module, ", ".join(sorted(members))),
+            "",
+        ),
+    }
+
+
+CASES = [(m, s) for m in sorted(RENAMES) for s in sorted(_spellings(m, RENAMES[m]))]
+
+
+@pytest.mark.parametrize("module,spelling", CASES)
+def test_contrib_member_with_a_tf2_name_converts_in_every_spelling(module, spelling):
+    members = RENAMES[module]
+    header, prefix = _spellings(module, members)[spelling]
+    uses = "".join("u_%s = %s%s\n" % (name, prefix, name) for name in sorted(members))
+    result = upgrade_source("import tensorflow as tf\n" + header + uses, target="modern")
+    assert not [e for e in result.log if e.severity == "ERROR"], (result.log, result.text)
+    assert "tensorflow.contrib" not in result.text and "tf.contrib" not in result.text, result.text
+    got = {
+        n.targets[0].id[2:]: ast.unparse(n.value)
+        for n in ast.parse(result.text).body
+        if isinstance(n, ast.Assign) and isinstance(n.targets[0], ast.Name) and n.targets[0].id.startswith("u_")
+    }
+    assert got == members, result.text
+
+
+@pytest.mark.parametrize("new", sorted(n for names in RENAMES.values() for n in names.values()))
+def test_every_tf2_name_exists(new):
+    obj = tf
+    for part in new.split(".")[1:]:
+        obj = getattr(obj, part)
+    assert callable(obj), new
+
+
+def test_converted_checkpoint_readers_read_a_tf1_checkpoint(tmp_path):
+    """The converted program lists and loads what a tf.compat.v1 Saver wrote, as contrib did."""
+    source = (
+        "import tensorflow as tf\n"
+        "def read(path):\n"
+        "    names = [n for n, _ in tf.contrib.framework.list_variables(path)]\n"
+        "    reader = tf.contrib.framework.load_checkpoint(path)\n"
+        "    return names, tf.contrib.framework.load_variable(path, 'b:0'), reader.get_tensor('a')\n"
+    )
+    result = upgrade_source(source, target="modern")
+    with tf.Graph().as_default():
+        a = tf.compat.v1.get_variable("a", initializer=[1.0, 2.0])
+        b = tf.compat.v1.get_variable("b", initializer=[[3.0]])
+        saver = tf.compat.v1.train.Saver([a, b])
+        with tf.compat.v1.Session() as sess:
+            sess.run(tf.compat.v1.global_variables_initializer())
+            saver.save(sess, str(tmp_path / "model.ckpt"))
+    namespace = {}
+    exec(compile(result.text, "converted", "exec"), namespace)
+    names, b_value, a_value = namespace["read"](str(tmp_path))
+    assert names == ["a", "b"]
+    assert b_value.tolist() == [[3.0]] and a_value.tolist() == [1.0, 2.0]
+
+
+# contrib members with no exact TF 2 name: their ERROR names the successor to port to.
+ERROR_SUCCESSORS = {
+    "tf.contrib.framework.init_from_checkpoint": "tf.compat.v1.train.init_from_checkpoint",
+    "tf.contrib.estimator.replicate_model_fn": "tf.distribute.MirroredStrategy",
+    "tf.contrib.estimator.TowerOptimizer": "tf.distribute.MirroredStrategy",
+    "tf.contrib.distribute.MirroredStrategy": "tf.distribute",
+}
+
+
+@pytest.mark.parametrize("path", sorted(ERROR_SUCCESSORS))
+def test_member_without_an_exact_successor_is_an_error_naming_one(path):
+    result = upgrade_source("import tensorflow as tf\nx = %s\n" % path, target="modern")
+    errors = [e.message for e in result.log if e.severity == "ERROR"]
+    assert len(errors) == 1 and path in errors[0], result.log
+    assert ERROR_SUCCESSORS[path] in errors[0], errors[0]
