@@ -113,3 +113,31 @@ def test_member_without_an_exact_successor_is_an_error_naming_one(path):
     errors = [e.message for e in result.log if e.severity == "ERROR"]
     assert len(errors) == 1 and path in errors[0], result.log
     assert ERROR_SUCCESSORS[path] in errors[0], errors[0]
+
+
+# TF 1 modules imported by name from tensorflow: TF 2 lacks them at the top level or changed their API.
+V1_FROM_IMPORTS = ["gfile", "logging", "train", "layers", "losses", "metrics", "summary", "nn", "python_io", "data"]
+
+
+@pytest.mark.parametrize("asname", [None, "m"])
+@pytest.mark.parametrize("module", V1_FROM_IMPORTS)
+def test_from_tensorflow_import_of_a_tf1_module_becomes_tf_compat_v1(module, asname):
+    """``from tensorflow import gfile [as m]`` -> ``from tensorflow.compat.v1 import gfile [as m]``, which
+    imports on TF 2 and has the TF 1 API the uses expect."""
+    alias = " as %s" % asname if asname else ""
+    result = upgrade_source("from tensorflow import %s%s\n" % (module, alias), target="modern")
+    assert not [e for e in result.log if e.severity == "ERROR"], result.log
+    assert result.text == "from tensorflow.compat.v1 import %s%s\n" % (module, alias), result.text
+    namespace = {}
+    exec(result.text, namespace)
+    assert namespace[asname or module] is getattr(tf.compat.v1, module)
+
+
+def test_from_tensorflow_import_keeps_tf2_names_and_moves_tf1_modules():
+    source = "from tensorflow import app, flags, gfile, logging, keras, Variable\n"
+    result = upgrade_source(source, target="modern")
+    namespace = {}
+    exec(result.text, namespace)
+    assert namespace["gfile"] is tf.compat.v1.gfile and namespace["logging"] is tf.compat.v1.logging
+    assert namespace["app"] is tf.compat.v1.app and namespace["flags"] is tf.compat.v1.flags
+    assert namespace["Variable"] is tf.Variable and namespace["keras"] is tf.keras, result.text

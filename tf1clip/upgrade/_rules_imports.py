@@ -107,6 +107,8 @@ def _new_home(edits, node, path, alias):
     """``(module, alias)`` that replaces the imported ``alias`` of contrib ``path``, or None."""
     if path in T.PREFIX_RENAMES:
         return tf_module(T.PREFIX_RENAMES[path].rpartition(".")[0]), ast.alias(name=alias.name, asname=alias.asname)
+    if path[len("tf.") :] in T.V1_FROM_IMPORTS and path.startswith("tf."):
+        return tf_module("tf.compat.v1"), ast.alias(name=alias.name, asname=alias.asname)
     if edits.target != "estimator" and alias.name != "*":
         for prefix in T.ESTIMATOR_PREFIXES:
             if path == prefix or path.startswith(prefix + "."):

@@ -375,6 +375,18 @@ V1_MODULES = (
     "estimator",
 )
 
+# ``from tensorflow import <module>`` -> ``from tensorflow.compat.v1 import <module>``: the TF 1 modules
+# above (their uses keep TF 1's API) and those TF 2 has no longer at the top level.
+V1_FROM_IMPORTS = tuple(m for m in V1_MODULES if m != "estimator") + (
+    "gfile",
+    "python_io",
+    "resource_loader",
+    "manip",
+    "spectral",
+    "user_ops",
+    "distributions",
+)
+
 # Prefixes renamed wherever they start a dotted name (absl flags live on in tf.compat.v1).
 PREFIX_RENAMES = {
     "tf.flags": "tf.compat.v1.flags",
