@@ -134,3 +134,21 @@ def test_contrib_tpu_estimator_members_and_their_attributes_convert(spelling, ta
         if isinstance(n, ast.Assign) and isinstance(n.targets[0], ast.Name) and n.targets[0].id in TPU_USES
     }
     assert got == {k: home + u for k, u in TPU_USES.items()}, result.text
+
+
+@pytest.mark.parametrize("target", ["modern", "estimator"])
+def test_a_name_bound_to_a_contrib_tpu_member_attribute_keeps_its_uses(target):
+    """``is_per_host = tf.contrib.tpu.InputPipelineConfig.PER_HOST_V2``: the binding converts, the uses of
+    ``is_per_host`` stay."""
+    source = (
+        "import tensorflow as tf\n"
+        "is_per_host = tf.contrib.tpu.InputPipelineConfig.PER_HOST_V2\n"
+        "config = tf.contrib.tpu.TPUConfig(per_host_input_for_training=is_per_host)\n"
+    )
+    result = upgrade_source(source, target=target)
+    home = "tf1clip.estimator.tpu." if target == "modern" else "tf.compat.v1.estimator.tpu."
+    assert not [e for e in result.log if e.severity == "ERROR"], (result.log, result.text)
+    assert result.text.endswith(
+        "is_per_host = %sInputPipelineConfig.PER_HOST_V2\n"
+        "config = %sTPUConfig(per_host_input_for_training=is_per_host)\n" % (home, home)
+    ), result.text

@@ -37,6 +37,8 @@ def rewrite_estimator(edits, node, parent, name, path):
     does (estimator target)."""
     member = path[len("tf.contrib.tpu.") :].split(".") if path.startswith("tf.contrib.tpu.") else [""]
     if member[0] in T.CONTRIB_TPU_ESTIMATOR:  # the member, or an attribute of it (InputPipelineConfig.PER_HOST_V2)
+        if len(member) > len(name.split(".")):
+            return True  # a name bound to an attribute of the member: the binding is converted
         home = T.TF1CLIP_ESTIMATOR if edits.target != "estimator" else "tf.compat.v1.estimator"
         sub, sub_parent = node, parent
         for _ in member[1:]:
