@@ -3,7 +3,9 @@
 ``tf.contrib.framework``'s checkpoint readers (TF 1.15's contrib/framework checkpoint_utils: the
 same reader, ``:0`` stripping and sorted listing as ``tf.train``'s) and ``tf.contrib.util``'s tensor
 proto helpers (re-exports of TF's tensor_util) become the TF 2 names; the members without an exact
-successor stay ERRORs that name where to go.
+successor stay ERRORs that name where to go. Imports of TF 1 modules by path (``from tensorflow import
+gfile``, ``import tensorflow.logging as logging``, ``from tensorflow.train import AdamOptimizer``)
+become their ``tensorflow.compat.v1`` spelling, which binds the TF 1 objects on TF 2.
 """
 
 import ast
@@ -141,3 +143,49 @@ def test_from_tensorflow_import_keeps_tf2_names_and_moves_tf1_modules():
     assert namespace["gfile"] is tf.compat.v1.gfile and namespace["logging"] is tf.compat.v1.logging
     assert namespace["app"] is tf.compat.v1.app and namespace["flags"] is tf.compat.v1.flags
     assert namespace["Variable"] is tf.Variable and namespace["keras"] is tf.keras, result.text
+
+
+# (TF 1 source, converted source, {name: the tf.compat.v1 object it must bind})
+V1_IMPORT_SPELLINGS = [
+    ("import tensorflow.gfile as gfile\n", "import tensorflow.compat.v1.gfile as gfile\n", {"gfile": "gfile"}),
+    (
+        "import tensorflow.logging as logging\n",
+        "import tensorflow.compat.v1.logging as logging\n",
+        {"logging": "logging"},
+    ),
+    (
+        "from tensorflow.train import AdamOptimizer, Saver\n",
+        "from tensorflow.compat.v1.train import AdamOptimizer, Saver\n",
+        {"AdamOptimizer": "train.AdamOptimizer", "Saver": "train.Saver"},
+    ),
+    (
+        "from tensorflow.gfile import Exists\n",
+        "from tensorflow.compat.v1.gfile import Exists\n",
+        {"Exists": "gfile.Exists"},
+    ),
+    (
+        "from tensorflow.nn import rnn_cell as rc\n",
+        "from tensorflow.compat.v1.nn import rnn_cell as rc\n",
+        {"rc": "nn.rnn_cell"},
+    ),
+    (
+        "from tensorflow.data import Dataset\n",
+        "from tensorflow.compat.v1.data import Dataset\n",
+        {"Dataset": "data.Dataset"},
+    ),
+]
+
+
+@pytest.mark.parametrize("source,converted,bound", V1_IMPORT_SPELLINGS, ids=[c[0].strip() for c in V1_IMPORT_SPELLINGS])
+def test_imports_from_a_tf1_module_path_become_tf_compat_v1(source, converted, bound):
+    """``import tensorflow.gfile as g`` and ``from tensorflow.train import X`` import TF 1's objects on TF 2."""
+    result = upgrade_source(source, target="modern")
+    assert not [e for e in result.log if e.severity == "ERROR"], result.log
+    assert result.text.endswith(converted), result.text  # after a Keras 2 note where the module needs it
+    namespace = {}
+    exec(converted, namespace)
+    for name, v1_path in bound.items():
+        expected = tf.compat.v1
+        for part in v1_path.split("."):
+            expected = getattr(expected, part)
+        assert namespace[name] is expected, (name, v1_path)
