@@ -106,6 +106,8 @@ ERROR_SUCCESSORS = {
     "tf.contrib.estimator.replicate_model_fn": "tf.distribute.MirroredStrategy",
     "tf.contrib.estimator.TowerOptimizer": "tf.distribute.MirroredStrategy",
     "tf.contrib.distribute.MirroredStrategy": "tf.distribute",
+    "tf.contrib.deprecated.scalar_summary": "tf.compat.v1.summary.scalar",
+    "tf.contrib.deprecated.histogram_summary": "tf.compat.v1.summary.histogram",
 }
 
 

@@ -441,6 +441,10 @@ SUCCESSORS = {
     "tf.estimator.RunConfig(train_distribute=...), with the unwrapped optimizer",
     "tf.contrib.distribute": "use tf.distribute (MirroredStrategy(devices=...) for num_gpus=, "
     "tf.distribute.experimental for the rest)",
+    "tf.contrib.deprecated": "use tf.compat.v1.summary.scalar, tf.compat.v1.summary.histogram, "
+    "tf.compat.v1.summary.image, tf.compat.v1.summary.audio, tf.compat.v1.summary.merge or "
+    "tf.compat.v1.summary.merge_all, which take one name (prefixed by the name scope) where these took a "
+    "tensor of tags",
     "tf.contrib.framework.init_from_checkpoint": "use tf.compat.v1.train.init_from_checkpoint (TF's "
     "reimplementation, with the same assignment_map syntax)",
     "tf.contrib.opt": "tf1clip.contrib.opt provides clip_gradients_by_global_norm and the optimizers listed "
