@@ -68,6 +68,8 @@ EXPECTED_ERRORS = {
     # contrib.seq2seq lives on only in tensorflow-addons (end of life).
     "ptb_word_lm.py": {"contrib.seq2seq": {"sequence_loss"}},
     "mnist_replicate_model_fn.py": {"contrib.estimator": CONTRIB_ESTIMATOR_WITHOUT_DROP_IN},
+    # The deprecated summary ops took a tensor of tags; tf.compat.v1.summary's take one scoped name.
+    "slim_train_image_classifier.py": {"contrib.deprecated": {"histogram_summary", "scalar_summary"}},
 }
 # A successor each such ERROR must name, where one exists.
 SUCCESSORS = {
@@ -76,6 +78,7 @@ SUCCESSORS = {
     "contrib.rnn": "tf.compat.v1.nn.rnn_cell",
     "contrib.seq2seq": "tfa.seq2seq",
     "contrib.estimator": "tf.distribute.MirroredStrategy",
+    "contrib.deprecated": "tf.compat.v1.summary.histogram",
     "estimator": "tf1clip[estimator]",
 }
 
