@@ -1,11 +1,12 @@
 """contrib members that are TensorFlow 2 functions under another name convert in every spelling.
 
 ``tf.contrib.framework``'s checkpoint readers (TF 1.15's contrib/framework checkpoint_utils: the
-same reader, ``:0`` stripping and sorted listing as ``tf.train``'s) and ``tf.contrib.util``'s tensor
-proto helpers (re-exports of TF's tensor_util) become the TF 2 names; the members without an exact
-successor stay ERRORs that name where to go. Imports of TF 1 modules by path (``from tensorflow import
-gfile``, ``import tensorflow.logging as logging``, ``from tensorflow.train import AdamOptimizer``)
-become their ``tensorflow.compat.v1`` spelling, which binds the TF 1 objects on TF 2.
+same reader, ``:0`` stripping and sorted listing as ``tf.train``'s), ``tf.contrib.util``'s tensor
+proto helpers and ``tf.contrib.signal`` (re-exports of TF's tensor_util and tf.signal) become the
+TF 2 names; the members without an exact successor stay ERRORs that name where to go. Imports of
+TF 1 modules by path (``from tensorflow import gfile``, ``import tensorflow.logging as logging``,
+``from tensorflow.train import AdamOptimizer``) become their ``tensorflow.compat.v1`` spelling,
+which binds the TF 1 objects on TF 2.
 """
 
 import ast
@@ -30,6 +31,18 @@ RENAMES = {
     "util": {
         "make_tensor_proto": "tf.compat.v1.make_tensor_proto",
         "make_ndarray": "tf.make_ndarray",
+    },
+    "signal": {
+        "stft": "tf.signal.stft",
+        "inverse_stft": "tf.signal.inverse_stft",
+        "inverse_stft_window_fn": "tf.signal.inverse_stft_window_fn",
+        "frame": "tf.signal.frame",
+        "frames": "tf.signal.frame",
+        "overlap_and_add": "tf.signal.overlap_and_add",
+        "hann_window": "tf.signal.hann_window",
+        "hamming_window": "tf.signal.hamming_window",
+        "linear_to_mel_weight_matrix": "tf.signal.linear_to_mel_weight_matrix",
+        "mfccs_from_log_mel_spectrograms": "tf.signal.mfccs_from_log_mel_spectrograms",
     },
 }
 

@@ -400,14 +400,30 @@ LOSS_SCALE_OPTIMIZER = "tf.compat.v1.train.experimental.MixedPrecisionLossScaleO
 DYNAMIC_LOSS_SCALE = "tf1clip.contrib.mixed_precision.ExponentialUpdateLossScale"
 
 # contrib members that TF 2 has under another name, with the same behaviour (TF 1.15's contrib
-# checkpoint_utils readers are tf.train's; contrib.util re-exports tensor_util's).
+# checkpoint_utils readers are tf.train's; contrib.util and contrib.signal re-export tensor_util's and
+# tf.signal's).
 CONTRIB_RENAMES = {
     "tf.contrib.framework.list_variables": "tf.train.list_variables",
     "tf.contrib.framework.load_variable": "tf.train.load_variable",
     "tf.contrib.framework.load_checkpoint": "tf.train.load_checkpoint",
     "tf.contrib.util.make_tensor_proto": "tf.compat.v1.make_tensor_proto",
     "tf.contrib.util.make_ndarray": "tf.make_ndarray",
+    "tf.contrib.signal.frames": "tf.signal.frame",
 }
+CONTRIB_RENAMES.update(
+    ("tf.contrib.signal." + name, "tf.signal." + name)
+    for name in (
+        "stft",
+        "inverse_stft",
+        "inverse_stft_window_fn",
+        "frame",
+        "overlap_and_add",
+        "hann_window",
+        "hamming_window",
+        "linear_to_mel_weight_matrix",
+        "mfccs_from_log_mel_spectrograms",
+    )
+)
 
 # The successor of each contrib module nothing maintained replaces symbol for symbol.
 SUCCESSORS = {
