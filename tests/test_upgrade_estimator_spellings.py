@@ -93,3 +93,62 @@ def test_import_spelling_converts_like_the_chain(spelling, target):
     if target == "modern":
         assert "tensorflow.estimator" not in result.text and "import tensorflow.estimator" not in result.text
         assert "tf1clip" in result.text
+
+
+# tf.contrib.tpu's Estimator members, used bare and through a member of theirs (a class attribute).
+TPU_USES = {
+    "estimator": "TPUEstimator",
+    "per_host_v2": "InputPipelineConfig.PER_HOST_V2",
+    "broadcast": "InputPipelineConfig.BROADCAST",
+    "config": "TPUConfig",
+}
+TPU_SPELLINGS = {
+    "chain": ("", "tf.contrib.tpu."),
+    "from tensorflow.contrib import tpu as contrib_tpu": (
+        "from tensorflow.contrib import tpu as contrib_tpu\n",
+        "contrib_tpu.",
+    ),
+    "from tensorflow.contrib.tpu import X": (
+        "from tensorflow.contrib.tpu import TPUEstimator, InputPipelineConfig, TPUConfig\n",
+        "",
+    ),
+}
+
+
+@pytest.mark.parametrize("target", ["modern", "estimator"])
+@pytest.mark.parametrize("spelling", sorted(TPU_SPELLINGS))
+def test_contrib_tpu_estimator_members_and_their_attributes_convert(spelling, target):
+    """contrib.tpu's TPUEstimator, TPUConfig and InputPipelineConfig.<mode> become the estimator package's
+    tpu members in every spelling, with no ERROR and no contrib import left."""
+    header, prefix = TPU_SPELLINGS[spelling]
+    source = "import tensorflow as tf\n" + header + "".join("%s = %s%s\n" % (k, prefix, u) for k, u in TPU_USES.items())
+    result = upgrade_source(source, target=target)
+    home = "tf1clip.estimator.tpu." if target == "modern" else "tf.compat.v1.estimator.tpu."
+    assert not [e for e in result.log if e.severity == "ERROR"], (result.log, result.text)
+    assert "contrib" not in result.text, result.text
+    assert not _unbound(result.text), result.text
+    tree = ast.parse(result.text)
+    got = {
+        n.targets[0].id: ast.unparse(n.value)
+        for n in tree.body
+        if isinstance(n, ast.Assign) and isinstance(n.targets[0], ast.Name) and n.targets[0].id in TPU_USES
+    }
+    assert got == {k: home + u for k, u in TPU_USES.items()}, result.text
+
+
+@pytest.mark.parametrize("target", ["modern", "estimator"])
+def test_a_name_bound_to_a_contrib_tpu_member_attribute_keeps_its_uses(target):
+    """``is_per_host = tf.contrib.tpu.InputPipelineConfig.PER_HOST_V2``: the binding converts, the uses of
+    ``is_per_host`` stay."""
+    source = (
+        "import tensorflow as tf\n"
+        "is_per_host = tf.contrib.tpu.InputPipelineConfig.PER_HOST_V2\n"
+        "config = tf.contrib.tpu.TPUConfig(per_host_input_for_training=is_per_host)\n"
+    )
+    result = upgrade_source(source, target=target)
+    home = "tf1clip.estimator.tpu." if target == "modern" else "tf.compat.v1.estimator.tpu."
+    assert not [e for e in result.log if e.severity == "ERROR"], (result.log, result.text)
+    assert result.text.endswith(
+        "is_per_host = %sInputPipelineConfig.PER_HOST_V2\n"
+        "config = %sTPUConfig(per_host_input_for_training=is_per_host)\n" % (home, home)
+    ), result.text

@@ -98,6 +98,8 @@ class _Tf1clipRules:
             for name in T.RNN_CELLS:
                 self.symbol_renames["tf.contrib.rnn." + name] = "tf.compat.v1.nn.rnn_cell." + name
             self.symbol_renames.setdefault("tf.contrib.framework.nest.is_sequence", "tf.nest.is_nested")
+            for old, new in T.CONTRIB_RENAMES.items():
+                self.symbol_renames.setdefault(old, new)
             for name in T.SUMMARY_OPS:
                 self.symbol_renames.setdefault("tf.summary." + name, "tf.compat.v1.summary." + name)
             # TF 2.15's rules move tf.train's session hooks to tf.estimator, which TF 2.16 removed;

@@ -35,9 +35,15 @@ def rewrite_mode_key(edits, node, parent, path):
 def rewrite_estimator(edits, node, parent, name, path):
     """Converts TF 1 estimator code: to ``tf1clip.estimator`` (modern target), or as TF 2.15's tf_upgrade_v2
     does (estimator target)."""
-    if path.startswith("tf.contrib.tpu.") and path[len("tf.contrib.tpu.") :] in T.CONTRIB_TPU_ESTIMATOR:
+    member = path[len("tf.contrib.tpu.") :].split(".") if path.startswith("tf.contrib.tpu.") else [""]
+    if member[0] in T.CONTRIB_TPU_ESTIMATOR:  # the member, or an attribute of it (InputPipelineConfig.PER_HOST_V2)
+        if len(member) > len(name.split(".")):
+            return True  # a name bound to an attribute of the member: the binding is converted
         home = T.TF1CLIP_ESTIMATOR if edits.target != "estimator" else "tf.compat.v1.estimator"
-        edits.replace(parent, node, home + ".tpu." + path[len("tf.contrib.tpu.") :])
+        sub, sub_parent = node, parent
+        for _ in member[1:]:
+            sub_parent, sub = sub, sub.value
+        edits.replace(sub_parent, sub, home + ".tpu." + member[0])
         return True
     if edits.target != "estimator":
         return _to_tf1clip_estimator(edits, node, parent, name, path)

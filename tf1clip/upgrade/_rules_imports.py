@@ -25,6 +25,11 @@ def rewrite_import(edits, node, parent):
         path = tf_path(alias.name)
         if path is not None and edits.target != "estimator" and _estimator_import(edits, node, parent, alias, path):
             continue
+        if path is not None and alias.asname and _v1_module(path):
+            old_import = pasta.dump(node).strip()
+            alias.name = tf_module("tf.compat.v1" + path[len("tf") :])
+            edits.add(INFO, node, "Changed import from %r to %r" % (old_import, pasta.dump(node).strip()))
+            continue
         if path is None or not is_contrib(path):
             continue
         found = supported(path)
@@ -103,10 +108,19 @@ def _insert_after(node, body, index, lines):
     return "; ".join(lines)
 
 
+def _v1_module(path):
+    """Whether ``path`` is ``tf.M`` or lies under it, for a TF 1 module ``M`` that TF 2 lacks or changed."""
+    parts = path.split(".")
+    return len(parts) >= 2 and parts[0] == "tf" and parts[1] in T.V1_FROM_IMPORTS
+
+
 def _new_home(edits, node, path, alias):
     """``(module, alias)`` that replaces the imported ``alias`` of contrib ``path``, or None."""
     if path in T.PREFIX_RENAMES:
         return tf_module(T.PREFIX_RENAMES[path].rpartition(".")[0]), ast.alias(name=alias.name, asname=alias.asname)
+    if _v1_module(path):
+        module = path.rpartition(".")[0]
+        return tf_module("tf.compat.v1" + module[len("tf") :]), ast.alias(name=alias.name, asname=alias.asname)
     if edits.target != "estimator" and alias.name != "*":
         for prefix in T.ESTIMATOR_PREFIXES:
             if path == prefix or path.startswith(prefix + "."):

@@ -375,6 +375,18 @@ V1_MODULES = (
     "estimator",
 )
 
+# ``from tensorflow import <module>`` -> ``from tensorflow.compat.v1 import <module>``: the TF 1 modules
+# above (their uses keep TF 1's API) and those TF 2 has no longer at the top level.
+V1_FROM_IMPORTS = tuple(m for m in V1_MODULES if m != "estimator") + (
+    "gfile",
+    "python_io",
+    "resource_loader",
+    "manip",
+    "spectral",
+    "user_ops",
+    "distributions",
+)
+
 # Prefixes renamed wherever they start a dotted name (absl flags live on in tf.compat.v1).
 PREFIX_RENAMES = {
     "tf.flags": "tf.compat.v1.flags",
@@ -386,6 +398,32 @@ PREFIX_RENAMES = {
 MIXED_PRECISION = "tf.contrib.mixed_precision"
 LOSS_SCALE_OPTIMIZER = "tf.compat.v1.train.experimental.MixedPrecisionLossScaleOptimizer"
 DYNAMIC_LOSS_SCALE = "tf1clip.contrib.mixed_precision.ExponentialUpdateLossScale"
+
+# contrib members that TF 2 has under another name, with the same behaviour (TF 1.15's contrib
+# checkpoint_utils readers are tf.train's; contrib.util and contrib.signal re-export tensor_util's and
+# tf.signal's).
+CONTRIB_RENAMES = {
+    "tf.contrib.framework.list_variables": "tf.train.list_variables",
+    "tf.contrib.framework.load_variable": "tf.train.load_variable",
+    "tf.contrib.framework.load_checkpoint": "tf.train.load_checkpoint",
+    "tf.contrib.util.make_tensor_proto": "tf.compat.v1.make_tensor_proto",
+    "tf.contrib.util.make_ndarray": "tf.make_ndarray",
+    "tf.contrib.signal.frames": "tf.signal.frame",
+}
+CONTRIB_RENAMES.update(
+    ("tf.contrib.signal." + name, "tf.signal." + name)
+    for name in (
+        "stft",
+        "inverse_stft",
+        "inverse_stft_window_fn",
+        "frame",
+        "overlap_and_add",
+        "hann_window",
+        "hamming_window",
+        "linear_to_mel_weight_matrix",
+        "mfccs_from_log_mel_spectrograms",
+    )
+)
 
 # The successor of each contrib module nothing maintained replaces symbol for symbol.
 SUCCESSORS = {
@@ -413,6 +451,18 @@ SUCCESSORS = {
     "tf.contrib.learn.models": "build the model with tf.compat.v1.layers or tf.keras; the canned estimators "
     "are tf.estimator's (DNNClassifier, LinearRegressor ...)",
     "tf.contrib.estimator": "tf1clip.estimator (tensorflow-estimator 2.15's API) has no such name",
+    "tf.contrib.estimator.replicate_model_fn": "use tf.distribute.MirroredStrategy, passed as "
+    "tf.estimator.RunConfig(train_distribute=...), with the unwrapped model_fn",
+    "tf.contrib.estimator.TowerOptimizer": "use tf.distribute.MirroredStrategy, passed as "
+    "tf.estimator.RunConfig(train_distribute=...), with the unwrapped optimizer",
+    "tf.contrib.distribute": "use tf.distribute (MirroredStrategy(devices=...) for num_gpus=, "
+    "tf.distribute.experimental for the rest)",
+    "tf.contrib.deprecated": "use tf.compat.v1.summary.scalar, tf.compat.v1.summary.histogram, "
+    "tf.compat.v1.summary.image, tf.compat.v1.summary.audio, tf.compat.v1.summary.merge or "
+    "tf.compat.v1.summary.merge_all, which take one name (prefixed by the name scope) where these took a "
+    "tensor of tags",
+    "tf.contrib.framework.init_from_checkpoint": "use tf.compat.v1.train.init_from_checkpoint (TF's "
+    "reimplementation, with the same assignment_map syntax)",
     "tf.contrib.opt": "tf1clip.contrib.opt provides clip_gradients_by_global_norm and the optimizers listed "
     "in its docs (docs/contrib_opt.rst), not this one; use a tf.compat.v1.train optimizer instead",
     "tf.contrib.distributions": "use the tensorflow-probability package (tfp.distributions)",

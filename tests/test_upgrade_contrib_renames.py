@@ -1,0 +1,206 @@
+"""contrib members that are TensorFlow 2 functions under another name convert in every spelling.
+
+``tf.contrib.framework``'s checkpoint readers (TF 1.15's contrib/framework checkpoint_utils: the
+same reader, ``:0`` stripping and sorted listing as ``tf.train``'s), ``tf.contrib.util``'s tensor
+proto helpers and ``tf.contrib.signal`` (re-exports of TF's tensor_util and tf.signal) become the
+TF 2 names; the members without an exact successor stay ERRORs that name where to go. Imports of
+TF 1 modules by path (``from tensorflow import gfile``, ``import tensorflow.logging as logging``,
+``from tensorflow.train import AdamOptimizer``) become their ``tensorflow.compat.v1`` spelling,
+which binds the TF 1 objects on TF 2.
+"""
+
+import ast
+
+import pytest
+import tensorflow as tf
+
+from tf1clip.upgrade import upgrade_source
+
+pytestmark = [
+    pytest.mark.filterwarnings("ignore::DeprecationWarning"),
+    pytest.mark.filterwarnings("ignore::UserWarning"),
+]
+
+# contrib module -> {member: its TF 2 name}
+RENAMES = {
+    "framework": {
+        "list_variables": "tf.train.list_variables",
+        "load_variable": "tf.train.load_variable",
+        "load_checkpoint": "tf.train.load_checkpoint",
+    },
+    "util": {
+        "make_tensor_proto": "tf.compat.v1.make_tensor_proto",
+        "make_ndarray": "tf.make_ndarray",
+    },
+    "signal": {
+        "stft": "tf.signal.stft",
+        "inverse_stft": "tf.signal.inverse_stft",
+        "inverse_stft_window_fn": "tf.signal.inverse_stft_window_fn",
+        "frame": "tf.signal.frame",
+        "frames": "tf.signal.frame",
+        "overlap_and_add": "tf.signal.overlap_and_add",
+        "hann_window": "tf.signal.hann_window",
+        "hamming_window": "tf.signal.hamming_window",
+        "linear_to_mel_weight_matrix": "tf.signal.linear_to_mel_weight_matrix",
+        "mfccs_from_log_mel_spectrograms": "tf.signal.mfccs_from_log_mel_spectrograms",
+    },
+}
+
+
+def _spellings(module, members):
+    """{spelling: (import lines, prefix of each use)} for ``tf.contrib.<module>``."""
+    return {
+        "chain": ("", "tf.contrib.%s." % module),
+        "from tensorflow.contrib import M as alias": (
+            "from tensorflow.contrib import %s as contrib_%s\n" % (module, module),
+            "contrib_%s." % module,
+        ),
+        "from tensorflow.contrib.M import name": (
+            "from tensorflow.contrib.%s import %s\n" % (module, ", ".join(sorted(members))),
+            "",
+        ),
+    }
+
+
+CASES = [(m, s) for m in sorted(RENAMES) for s in sorted(_spellings(m, RENAMES[m]))]
+
+
+@pytest.mark.parametrize("module,spelling", CASES)
+def test_contrib_member_with_a_tf2_name_converts_in_every_spelling(module, spelling):
+    members = RENAMES[module]
+    header, prefix = _spellings(module, members)[spelling]
+    uses = "".join("u_%s = %s%s\n" % (name, prefix, name) for name in sorted(members))
+    result = upgrade_source("import tensorflow as tf\n" + header + uses, target="modern")
+    assert not [e for e in result.log if e.severity == "ERROR"], (result.log, result.text)
+    assert "tensorflow.contrib" not in result.text and "tf.contrib" not in result.text, result.text
+    got = {
+        n.targets[0].id[2:]: ast.unparse(n.value)
+        for n in ast.parse(result.text).body
+        if isinstance(n, ast.Assign) and isinstance(n.targets[0], ast.Name) and n.targets[0].id.startswith("u_")
+    }
+    assert got == members, result.text
+
+
+@pytest.mark.parametrize("new", sorted(n for names in RENAMES.values() for n in names.values()))
+def test_every_tf2_name_exists(new):
+    obj = tf
+    for part in new.split(".")[1:]:
+        obj = getattr(obj, part)
+    assert callable(obj), new
+
+
+def test_converted_checkpoint_readers_read_a_tf1_checkpoint(tmp_path):
+    """The converted program lists and loads what a tf.compat.v1 Saver wrote, as contrib did."""
+    source = (
+        "import tensorflow as tf\n"
+        "def read(path):\n"
+        "    names = [n for n, _ in tf.contrib.framework.list_variables(path)]\n"
+        "    reader = tf.contrib.framework.load_checkpoint(path)\n"
+        "    return names, tf.contrib.framework.load_variable(path, 'b:0'), reader.get_tensor('a')\n"
+    )
+    result = upgrade_source(source, target="modern")
+    with tf.Graph().as_default():
+        a = tf.compat.v1.get_variable("a", initializer=[1.0, 2.0])
+        b = tf.compat.v1.get_variable("b", initializer=[[3.0]])
+        saver = tf.compat.v1.train.Saver([a, b])
+        with tf.compat.v1.Session() as sess:
+            sess.run(tf.compat.v1.global_variables_initializer())
+            saver.save(sess, str(tmp_path / "model.ckpt"))
+    namespace = {}
+    exec(compile(result.text, "converted", "exec"), namespace)
+    names, b_value, a_value = namespace["read"](str(tmp_path))
+    assert names == ["a", "b"]
+    assert b_value.tolist() == [[3.0]] and a_value.tolist() == [1.0, 2.0]
+
+
+# contrib members with no exact TF 2 name: their ERROR names the successor to port to.
+ERROR_SUCCESSORS = {
+    "tf.contrib.framework.init_from_checkpoint": "tf.compat.v1.train.init_from_checkpoint",
+    "tf.contrib.estimator.replicate_model_fn": "tf.distribute.MirroredStrategy",
+    "tf.contrib.estimator.TowerOptimizer": "tf.distribute.MirroredStrategy",
+    "tf.contrib.distribute.MirroredStrategy": "tf.distribute",
+    "tf.contrib.deprecated.scalar_summary": "tf.compat.v1.summary.scalar",
+    "tf.contrib.deprecated.histogram_summary": "tf.compat.v1.summary.histogram",
+}
+
+
+@pytest.mark.parametrize("path", sorted(ERROR_SUCCESSORS))
+def test_member_without_an_exact_successor_is_an_error_naming_one(path):
+    result = upgrade_source("import tensorflow as tf\nx = %s\n" % path, target="modern")
+    errors = [e.message for e in result.log if e.severity == "ERROR"]
+    assert len(errors) == 1 and path in errors[0], result.log
+    assert ERROR_SUCCESSORS[path] in errors[0], errors[0]
+
+
+# TF 1 modules imported by name from tensorflow: TF 2 lacks them at the top level or changed their API.
+V1_FROM_IMPORTS = ["gfile", "logging", "train", "layers", "losses", "metrics", "summary", "nn", "python_io", "data"]
+
+
+@pytest.mark.parametrize("asname", [None, "m"])
+@pytest.mark.parametrize("module", V1_FROM_IMPORTS)
+def test_from_tensorflow_import_of_a_tf1_module_becomes_tf_compat_v1(module, asname):
+    """``from tensorflow import gfile [as m]`` -> ``from tensorflow.compat.v1 import gfile [as m]``, which
+    imports on TF 2 and has the TF 1 API the uses expect."""
+    alias = " as %s" % asname if asname else ""
+    result = upgrade_source("from tensorflow import %s%s\n" % (module, alias), target="modern")
+    assert not [e for e in result.log if e.severity == "ERROR"], result.log
+    assert result.text == "from tensorflow.compat.v1 import %s%s\n" % (module, alias), result.text
+    namespace = {}
+    exec(result.text, namespace)
+    assert namespace[asname or module] is getattr(tf.compat.v1, module)
+
+
+def test_from_tensorflow_import_keeps_tf2_names_and_moves_tf1_modules():
+    source = "from tensorflow import app, flags, gfile, logging, keras, Variable\n"
+    result = upgrade_source(source, target="modern")
+    namespace = {}
+    exec(result.text, namespace)
+    assert namespace["gfile"] is tf.compat.v1.gfile and namespace["logging"] is tf.compat.v1.logging
+    assert namespace["app"] is tf.compat.v1.app and namespace["flags"] is tf.compat.v1.flags
+    assert namespace["Variable"] is tf.Variable and namespace["keras"] is tf.keras, result.text
+
+
+# (TF 1 source, converted source, {name: the tf.compat.v1 object it must bind})
+V1_IMPORT_SPELLINGS = [
+    ("import tensorflow.gfile as gfile\n", "import tensorflow.compat.v1.gfile as gfile\n", {"gfile": "gfile"}),
+    (
+        "import tensorflow.logging as logging\n",
+        "import tensorflow.compat.v1.logging as logging\n",
+        {"logging": "logging"},
+    ),
+    (
+        "from tensorflow.train import AdamOptimizer, Saver\n",
+        "from tensorflow.compat.v1.train import AdamOptimizer, Saver\n",
+        {"AdamOptimizer": "train.AdamOptimizer", "Saver": "train.Saver"},
+    ),
+    (
+        "from tensorflow.gfile import Exists\n",
+        "from tensorflow.compat.v1.gfile import Exists\n",
+        {"Exists": "gfile.Exists"},
+    ),
+    (
+        "from tensorflow.nn import rnn_cell as rc\n",
+        "from tensorflow.compat.v1.nn import rnn_cell as rc\n",
+        {"rc": "nn.rnn_cell"},
+    ),
+    (
+        "from tensorflow.data import Dataset\n",
+        "from tensorflow.compat.v1.data import Dataset\n",
+        {"Dataset": "data.Dataset"},
+    ),
+]
+
+
+@pytest.mark.parametrize("source,converted,bound", V1_IMPORT_SPELLINGS, ids=[c[0].strip() for c in V1_IMPORT_SPELLINGS])
+def test_imports_from_a_tf1_module_path_become_tf_compat_v1(source, converted, bound):
+    """``import tensorflow.gfile as g`` and ``from tensorflow.train import X`` import TF 1's objects on TF 2."""
+    result = upgrade_source(source, target="modern")
+    assert not [e for e in result.log if e.severity == "ERROR"], result.log
+    assert result.text.endswith(converted), result.text  # after a Keras 2 note where the module needs it
+    namespace = {}
+    exec(converted, namespace)
+    for name, v1_path in bound.items():
+        expected = tf.compat.v1
+        for part in v1_path.split("."):
+            expected = getattr(expected, part)
+        assert namespace[name] is expected, (name, v1_path)
