@@ -73,3 +73,71 @@ def test_skip_policy_with_average_norm_and_sparse_gradient_without_dense_shape_m
     want[SPARSE_INDICES] -= SPARSE_VALUES * 0.5 * 10 / np.sqrt((SPARSE_VALUES**2).sum())
     np.testing.assert_allclose(got, want, rtol=1e-6)
     assert skipped == 1
+
+
+# ---------------------------------------------------------------- one variable in several pairs
+
+KERNEL = np.arange(1.0, 9.0, dtype=np.float32).reshape(4, 2)
+TOWER_GRADS = [np.full([4, 2], 3.0, np.float32), np.arange(8.0, dtype=np.float32).reshape(4, 2) - 4.0]
+
+
+def _kernel_init(shape, dtype=None, partition_info=None):
+    offset = partition_info.var_offset if partition_info is not None else [0] * len(shape)
+    return tf.constant(KERNEL[tuple(slice(o, o + n) for o, n in zip(offset, shape))])
+
+
+def _kernel(partitioner):
+    part = None if partitioner is None else v1.fixed_size_partitioner(2, axis=partitioner)
+    return v1.get_variable("kernel", shape=[4, 2], partitioner=part, initializer=_kernel_init)
+
+
+def _np_clip_norm(grad, limit):
+    return grad * min(limit / np.sqrt((grad**2).sum()), 1.0)
+
+
+def _np_agc(grad, weights, factor=0.01, eps=1e-3):
+    g_norm = np.sqrt((grad**2).sum(axis=0, keepdims=True))
+    max_norm = factor * np.maximum(np.sqrt((weights**2).sum(axis=0, keepdims=True)), eps)
+    return np.where(g_norm > max_norm, grad * max_norm / np.maximum(g_norm, 1e-6), grad)
+
+
+PER_TENSOR = {
+    "clip_by_norm": (lambda pairs: tf1clip.clip_by_norm(pairs, 5.0), lambda g: _np_clip_norm(g, 5.0)),
+    "clip_by_average_norm": (lambda pairs: tf1clip.clip_by_average_norm(pairs, 0.5), lambda g: _np_clip_norm(g, 4.0)),
+    "AGC": (tf1clip.AGC(), lambda g: _np_agc(g, KERNEL)),
+}
+
+
+@pytest.mark.parametrize("partitioner", [None, 0, 1], ids=["whole", "axis0", "axis1"])
+@pytest.mark.parametrize("name", sorted(PER_TENSOR))
+def test_each_pair_of_a_variable_listed_twice_is_clipped_alone_partitioned_or_not(graph, name, partitioner):
+    """Towers concatenated (tower 0's pairs + tower 1's): each tower's gradient of the
+    kernel is one unit, whether or not the kernel is partitioned."""
+    capper, reference = PER_TENSOR[name]
+    kernel = _kernel(partitioner)
+    parts = [kernel] if partitioner is None else list(kernel)
+    slices = (
+        [(slice(None), slice(None))]
+        if partitioner is None
+        else [
+            tuple(slice(o, o + n) for o, n in zip(p._get_save_slice_info().var_offset, p.shape.as_list()))
+            for p in parts
+        ]
+    )
+    pairs = [(tf.constant(g[s]), p) for g in TOWER_GRADS for p, s in zip(parts, slices)]
+    clipped = capper(pairs)
+    assert [v for _, v in clipped] == [v for _, v in pairs]
+    with v1.Session() as sess:
+        sess.run(v1.global_variables_initializer())
+        got = sess.run([g for g, _ in clipped])
+    for t, grad in enumerate(TOWER_GRADS):
+        want = reference(grad)
+        for k, s in enumerate(slices):
+            np.testing.assert_allclose(got[t * len(parts) + k], want[s], rtol=1e-5, err_msg="tower %d part %d" % (t, k))
+
+
+def test_agc_refuses_a_partition_listed_twice_in_place_of_its_sibling(graph):
+    first = list(_kernel(0))[0]
+    pairs = [(tf.ones([2, 2]), first), (tf.ones([2, 2]), first)]
+    with pytest.raises(ValueError, match="kernel.*only some of them"):
+        tf1clip.AGC()(pairs)
