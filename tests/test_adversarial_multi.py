@@ -141,3 +141,55 @@ def test_agc_refuses_a_partition_listed_twice_in_place_of_its_sibling(graph):
     pairs = [(tf.ones([2, 2]), first), (tf.ones([2, 2]), first)]
     with pytest.raises(ValueError, match="kernel.*only some of them"):
         tf1clip.AGC()(pairs)
+
+
+# ---------------------------------------------------------------- plain capper calls, train ops that depend on each other
+
+
+def _two_capped_steps():
+    d = v1.get_variable("d", initializer=[3.0, 4.0])
+    g = v1.get_variable("g", initializer=[1.0])
+    d_opt, g_opt = v1.train.GradientDescentOptimizer(0.1), v1.train.GradientDescentOptimizer(0.1)
+    d_cap, g_cap = tf1clip.AutoClip(name="AutoClip_d"), tf1clip.AutoClip(name="AutoClip_g")
+    d_capped = d_cap(d_opt.compute_gradients(tf.reduce_sum(d * d), [d]))
+    g_capped = g_cap(g_opt.compute_gradients(tf.reduce_sum(g * g), [g]))
+    return d_opt, g_opt, d_capped, g_capped, d_cap, g_cap
+
+
+def _g_after_raw_d(d_opt, g_opt, d_capped, g_capped):
+    d_raw = d_opt.apply_gradients(d_capped)
+    with tf.control_dependencies([d_raw]):
+        g_raw = g_opt.apply_gradients(g_capped)
+    return d_raw, g_raw
+
+
+def _both_grouped(d_opt, g_opt, d_capped, g_capped):
+    d_raw = d_opt.apply_gradients(d_capped)
+    return d_raw, tf.group(d_raw, g_opt.apply_gradients(g_capped))
+
+
+@pytest.mark.parametrize("build", [_g_after_raw_d, _both_grouped], ids=["control_dependency", "group"])
+def test_attaching_a_train_op_whose_update_went_to_a_later_op_is_refused(graph, build):
+    """D's raw apply runs inside G's train op: attached to G's first, D's update runs only with
+    G's op, so D's op alone would leave AutoClip_d's state behind; attaching D's op says so."""
+    d_opt, g_opt, d_capped, g_capped, _, _ = _two_capped_steps()
+    d_raw, g_raw = build(d_opt, g_opt, d_capped, g_capped)
+    tf1clip.attach_state_updates(g_raw)
+    with pytest.raises(RuntimeError, match="AutoClip_d.*attach_state_updates"):
+        tf1clip.attach_state_updates(d_raw)
+
+
+def test_attaching_the_inner_train_op_first_advances_each_capper_with_its_steps(graph):
+    d_opt, g_opt, d_capped, g_capped, d_cap, g_cap = _two_capped_steps()
+    d_op = tf1clip.attach_state_updates(d_opt.apply_gradients(d_capped))
+    with tf.control_dependencies([d_op]):
+        g_op = tf1clip.attach_state_updates(g_opt.apply_gradients(g_capped))
+    again = tf1clip.attach_state_updates(d_op)
+    with tf.control_dependencies([g_op]):
+        after = tf1clip.attach_state_updates(tf.identity(d_capped[0][0]))
+    with v1.Session() as sess:
+        sess.run(v1.global_variables_initializer())
+        for op in (d_op, d_op, again, g_op, after):
+            sess.run(op)
+        counts = sess.run([d_cap.count, g_cap.count])
+    assert counts == [5, 2]
