@@ -2,6 +2,8 @@
 towers, GANs and the odd shapes of ``(gradient, variable)`` lists, checked against NumPy or
 the same program built with plain TensorFlow ops."""
 
+import importlib.util
+
 import numpy as np
 import pytest
 import tensorflow as tf
@@ -193,3 +195,114 @@ def test_attaching_the_inner_train_op_first_advances_each_capper_with_its_steps(
             sess.run(op)
         counts = sess.run([d_cap.count, g_cap.count])
     assert counts == [5, 2]
+
+
+# ---------------------------------------------------------------- a GAN: two wrapped optimizers, D k-steps per G step
+
+NOISE = np.random.RandomState(0).randn(4, 2).astype(np.float32)
+REAL = np.random.RandomState(1).randn(4, 3).astype(np.float32)
+G_INIT = np.random.RandomState(2).randn(2, 3).astype(np.float32)
+D_INIT = np.random.RandomState(3).randn(3, 1).astype(np.float32)
+D_STEPS = 2
+
+
+def _gan_losses(g_w, d_w, bad_g, bad_d):
+    fake = tf.matmul(tf.constant(NOISE), g_w)
+    d_fake, d_real = tf.matmul(fake, d_w), tf.matmul(tf.constant(REAL), d_w)
+    g_loss = tf.reduce_mean(tf.square(d_fake - 1.0)) + bad_g * tf.reduce_sum(g_w)
+    d_loss = tf.reduce_mean(tf.square(d_real - 1.0)) + tf.reduce_mean(tf.square(d_fake)) + bad_d * tf.reduce_sum(d_w)
+    return g_loss, d_loss
+
+
+def _tfgan_program(g_opt, d_opt):
+    if importlib.util.find_spec("tensorflow_gan") is None:
+        pytest.skip("needs tensorflow-gan (pip install 'tf1clip[gan]')")
+    import tf1clip.contrib.gan as tfgan
+
+    bad_g, bad_d = v1.placeholder_with_default(0.0, []), v1.placeholder_with_default(0.0, [])
+    model = tfgan.gan_model(
+        lambda z: tf.matmul(z, v1.get_variable("w", initializer=G_INIT)),
+        lambda x, _: tf.matmul(x, v1.get_variable("w", initializer=D_INIT)),
+        tf.constant(REAL),
+        tf.constant(NOISE),
+    )
+    (g_w,), (d_w,) = model.generator_variables, model.discriminator_variables
+    loss = tfgan.GANLoss(*_gan_losses(g_w, d_w, bad_g, bad_d))
+    ops = tfgan.gan_train_ops(model, loss, g_opt, d_opt, check_numerics=False)
+    return ops, g_w, d_w, bad_g, bad_d
+
+
+def _reference_gan_run(steps):
+    """The same GAN with plain Adam and tf.clip_by_global_norm, each train op by hand."""
+    with tf.Graph().as_default():
+        g_w = v1.get_variable("g", initializer=G_INIT)
+        d_w = v1.get_variable("d", initializer=D_INIT)
+        g_loss, d_loss = _gan_losses(g_w, d_w, 0.0, 0.0)
+        train = {}
+        for name, loss, var in (("g", g_loss, g_w), ("d", d_loss, d_w)):
+            opt = v1.train.AdamOptimizer(0.1, name=name)
+            (grad,), _ = tf.clip_by_global_norm(tf.gradients(loss, [var]), 0.5)
+            train[name] = (opt.apply_gradients([(grad, var)]), opt, var)
+        with v1.Session() as sess:
+            sess.run(v1.global_variables_initializer())
+            for name in steps:
+                sess.run(train[name][0])
+            return {
+                name: sess.run([var, opt.get_slot(var, "m"), opt.get_slot(var, "v")])
+                for name, (_, opt, var) in train.items()
+            }
+
+
+def test_gan_with_skip_wrapped_optimizers_matches_plain_tensorflow_and_isolates_bad_steps(graph):
+    g_opt = tf1clip.clip_gradients_by_norm(v1.train.AdamOptimizer(0.1), 0.5, on_nonfinite="skip")
+    d_opt = tf1clip.clip_gradients_by_norm(v1.train.AdamOptimizer(0.1), 0.5, on_nonfinite="skip")
+    ops, g_w, d_w, bad_g, bad_d = _tfgan_program(g_opt, d_opt)
+    schedule = (["d"] * D_STEPS + ["g"]) * 2
+    everything = v1.global_variables() + v1.local_variables()
+    with v1.Session() as sess:
+        sess.run([v1.global_variables_initializer(), v1.local_variables_initializer()])
+        for name in schedule:
+            sess.run(ops.discriminator_train_op if name == "d" else ops.generator_train_op)
+            if name == "g":
+                sess.run(ops.global_step_inc_op)
+        got = {
+            name: sess.run([var, opt.get_slot(var, "m"), opt.get_slot(var, "v")])
+            for name, opt, var in (("g", g_opt, g_w), ("d", d_opt, d_w))
+        }
+        assert sess.run(v1.train.get_global_step()) == 2
+        before = sess.run(everything)
+        sess.run(ops.discriminator_train_op, {bad_d: np.inf})
+        sess.run(ops.generator_train_op, {bad_g: np.nan})
+        sess.run(ops.generator_train_op, {bad_d: np.inf})
+        after = dict(zip([v.op.name for v in everything], sess.run(everything)))
+        skipped = sess.run([d_opt.skipped_steps, g_opt.skipped_steps])
+    want = _reference_gan_run(schedule)
+    for name in ("g", "d"):
+        for got_value, want_value in zip(got[name], want[name]):
+            np.testing.assert_allclose(got_value, want_value, rtol=1e-5, err_msg=name)
+    changed = sorted(v.op.name for v, b in zip(everything, before) if not np.array_equal(after[v.op.name], b))
+    assert changed == [
+        "Generator/w",
+        "Generator/w/Adam",
+        "Generator/w/Adam_1",
+        "discriminator_train/ClipByNormAdam_skipped_steps",
+        "generator_train/ClipByNormAdam_skipped_steps",
+        "generator_train/beta1_power",
+        "generator_train/beta2_power",
+    ]
+    assert skipped == [1, 1]
+
+
+def test_gan_with_a_capper_per_network_advances_each_state_with_its_applied_steps(graph):
+    d_cap, g_cap = tf1clip.AutoClip(name="AutoClip_d"), tf1clip.ZClip(warmup_steps=2, name="ZClip_g")
+    g_opt = tf1clip.transform_gradients(v1.train.AdamOptimizer(0.1), g_cap, on_nonfinite="skip")
+    d_opt = tf1clip.transform_gradients(v1.train.AdamOptimizer(0.1), d_cap, on_nonfinite="skip")
+    ops, _, _, bad_g, bad_d = _tfgan_program(g_opt, d_opt)
+    with v1.Session() as sess:
+        sess.run([v1.global_variables_initializer(), v1.local_variables_initializer()])
+        for feed in ({}, {bad_d: np.inf}, {}, {bad_g: np.inf}, {}):
+            sess.run(ops.discriminator_train_op, feed)
+            sess.run(ops.discriminator_train_op, feed)
+            sess.run(ops.generator_train_op, feed)
+        counts = sess.run([d_cap.count, g_cap.count, d_opt.skipped_steps, g_opt.skipped_steps])
+    assert counts == [8, 4, 2, 1]
