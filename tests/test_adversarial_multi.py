@@ -306,3 +306,94 @@ def test_gan_with_a_capper_per_network_advances_each_state_with_its_applied_step
             sess.run(ops.generator_train_op, feed)
         counts = sess.run([d_cap.count, g_cap.count, d_opt.skipped_steps, g_opt.skipped_steps])
     assert counts == [8, 4, 2, 1]
+
+
+# ---------------------------------------------------------------- towers: average_gradients, then one clipped apply
+
+TABLE = np.arange(12, dtype=np.float32).reshape(6, 2) / 4.0
+
+
+def _average_gradients(tower_grads):
+    """The TF1 multi-GPU tutorial's recipe, with the None and IndexedSlices handling ported code adds."""
+    average = []
+    for pairs in zip(*tower_grads):
+        grads = [g for g, _ in pairs if g is not None]
+        if not grads:
+            average.append((None, pairs[0][1]))
+        elif all(isinstance(g, tf.IndexedSlices) for g in grads):
+            values = tf.concat([g.values for g in grads], 0) / len(grads)
+            average.append(
+                (tf.IndexedSlices(values, tf.concat([g.indices for g in grads], 0), grads[0].dense_shape), pairs[0][1])
+            )
+        else:
+            average.append((tf.add_n([tf.convert_to_tensor(g) for g in grads]) / len(grads), pairs[0][1]))
+    return average
+
+
+def test_tower_average_with_sparse_dense_and_missing_gradients_is_clipped_as_numpy_says(graph):
+    table = v1.get_variable("table", initializer=TABLE)
+    kernel = v1.get_variable("kernel", initializer=[[1.0], [-2.0]])
+    bias = v1.get_variable("bias", initializer=[0.5])
+    opt = tf1clip.clip_gradients_by_norm(
+        v1.train.GradientDescentOptimizer(1.0), 2.0, on_nonfinite="skip", report_norms=True
+    )
+    tower_grads = []
+    for i in range(3):
+        with tf.device("/cpu:0"), v1.name_scope("tower_%d" % i):
+            if i == 0:
+                x = tf.nn.embedding_lookup(table, [1, 3, 1])
+            elif i == 1:
+                x = tf.gather(tf.identity(table), [0, 2])
+            else:
+                x = tf.constant([[1.0, 1.0]])
+            loss = tf.reduce_sum(tf.square(tf.matmul(x, kernel))) + (tf.reduce_sum(bias * bias) if i == 0 else 0.0)
+            tower_grads.append(opt.compute_gradients(loss, [table, kernel, bias]))
+    kinds = [[None if g is None else isinstance(g, tf.IndexedSlices) for g, _ in t] for t in tower_grads]
+    assert kinds == [[True, False, False], [True, False, None], [None, False, None]]
+    average = _average_gradients(tower_grads)
+    train_op = opt.apply_gradients(average, global_step=v1.train.get_or_create_global_step())
+    dense = [tf.convert_to_tensor(g) for g, _ in average]
+    values = [g.values if isinstance(g, tf.IndexedSlices) else g for g, _ in average]
+    with v1.Session() as sess:
+        sess.run([v1.global_variables_initializer(), v1.local_variables_initializer()])
+        grads, norm_terms = sess.run([dense, values])
+        start = sess.run([table, kernel, bias])
+        _, norms = sess.run([train_op, opt.norms])
+        got = sess.run([table, kernel, bias, v1.train.get_global_step()])
+    norm = np.sqrt(sum((g**2).sum() for g in norm_terms))  # the values of IndexedSlices, rows as they are
+    assert norms.before == pytest.approx(norm, rel=1e-5) and norms.after == pytest.approx(2.0, rel=1e-5)
+    for k, (value, grad) in enumerate(zip(start, grads)):
+        np.testing.assert_allclose(got[k], value - grad * 2.0 / norm, rtol=1e-5, atol=1e-6)
+    assert got[3] == 1
+
+
+# ---------------------------------------------------------------- two optimizers, two policies, one Session.run
+
+
+def test_two_wrapped_optimizers_in_one_run_skip_and_apply_independently(graph):
+    a = v1.get_variable("a", initializer=[3.0, 4.0])
+    b = v1.get_variable("b", initializer=[1.0])
+    bad = v1.placeholder_with_default(1.0, [])
+    step = v1.train.get_or_create_global_step()
+    a_opt = tf1clip.clip_gradients_by_norm(v1.train.MomentumOptimizer(0.1, 0.9), 1.0, on_nonfinite="skip")
+    b_opt = tf1clip.transform_gradients(
+        v1.train.AdamOptimizer(0.1), tf1clip.ZClip(warmup_steps=1, name="ZClip_b"), on_nonfinite="raise"
+    )
+    a_op = a_opt.minimize(tf.reduce_sum(a * a) * bad, global_step=step)
+    with tf.control_dependencies([a_op]):
+        b_op = b_opt.minimize(tf.reduce_sum(b * b * 10.0))
+    train_op = tf.group(a_op, b_op)
+    with v1.Session() as sess:
+        sess.run([v1.global_variables_initializer(), v1.local_variables_initializer()])
+        sess.run(train_op)
+        first = sess.run([a, a_opt.get_slot(a, "momentum"), b, step])
+        sess.run(train_op, {bad: np.inf})
+        second = sess.run([a, a_opt.get_slot(a, "momentum"), b, step, a_opt.skipped_steps])
+    # a: gradient [6, 8] clipped to [0.6, 0.8]; momentum's first accumulator is the gradient.
+    np.testing.assert_allclose(first[0], [2.94, 3.92], rtol=1e-6)
+    np.testing.assert_allclose(first[1], [0.6, 0.8], rtol=1e-6)
+    # b: Adam's first two steps move by lr (the clipped gradient keeps its sign).
+    np.testing.assert_allclose([first[2][0], second[2][0]], [0.9, 0.8], rtol=1e-5)
+    np.testing.assert_array_equal(second[0], first[0])
+    np.testing.assert_array_equal(second[1], first[1])
+    assert first[3] == 1 and second[3:] == [1, 1]
