@@ -397,3 +397,32 @@ def test_two_wrapped_optimizers_in_one_run_skip_and_apply_independently(graph):
     np.testing.assert_array_equal(second[0], first[0])
     np.testing.assert_array_equal(second[1], first[1])
     assert first[3] == 1 and second[3:] == [1, 1]
+
+
+# ---------------------------------------------------------------- NormRecorder on pairs that share a variable
+
+
+def _shared_variable_pairs():
+    w = v1.get_variable("w", initializer=[1.0, 1.0])
+    first, second = tf.constant([3.0, 0.0]), tf.constant([0.0, 4.0])
+    return {
+        "variable_twice": ([(first, w), (second, w)], {"w": 5.0}),
+        "no_variable": ([(first, None), (second, None)], {"None": 5.0}),
+        "variable_and_tensor": ([(first, w), (second, tf.identity(w, name="w_copy"))], {"w": 3.0, "w_copy": 4.0}),
+    }
+
+
+@pytest.mark.parametrize("case", ["variable_twice", "no_variable", "variable_and_tensor"])
+def test_norm_recorder_counts_every_pair_when_pairs_share_a_variable(graph, case):
+    pairs, per_name = _shared_variable_pairs()[case]
+    recorder = tf1clip.NormRecorder(tf1clip.clip_by_global_norm_fn(4.5), summaries=False)
+    clipped, updates = tf1clip.run_capper(recorder, pairs)
+    step = tf1clip.attach_state_updates(tf.group(*[g for g, _ in clipped]), updates=updates)
+    with v1.Session() as sess:
+        sess.run([v1.global_variables_initializer(), v1.local_variables_initializer()])
+        pre, post, norms = sess.run([recorder.pre_clip_norm, recorder.post_clip_norm, recorder.variable_norms])
+        sess.run(step)
+        counts = sess.run([recorder.steps, recorder.clipped_steps])
+    assert pre == pytest.approx(5.0, rel=1e-6) and post == pytest.approx(4.5, rel=1e-6)
+    assert norms == pytest.approx(per_name, rel=1e-6)
+    assert counts == [1, 1]

@@ -421,7 +421,8 @@ class NormRecorder(_StatefulCapper):
 
     ``NormRecorder(capper)`` is a capper: it applies ``capper`` (or nothing) and exposes,
     for the step: ``pre_clip_norm`` and ``post_clip_norm`` (global norms before and after),
-    ``variable_norms`` (``{var.op.name: norm}`` of the pre-clip gradients), and
+    ``variable_norms`` (``{var.op.name: norm}`` of the pre-clip gradients; a variable in
+    several pairs gets the norm of all its gradients), and
     ``clip_fraction`` (fraction of applied steps so far, this one excluded, where the
     capper reduced the norm by more than 1e-6 relative). With ``summaries=True`` it
     writes ``tf.compat.v1.summary`` scalars ``<name>/pre_clip_norm``,
@@ -446,10 +447,12 @@ class NormRecorder(_StatefulCapper):
         self._variable("clipped_steps", tf.constant(0, tf.int64), tf.int64)
 
     def _transform(self, pairs):
-        self.variable_norms = {
-            _validate.var_name(v).split(":")[0]: clipping.global_norm([(g, v)]) for g, v in pairs if g is not None
-        }
-        pre = _norm_of_norms(list(self.variable_norms.values()))
+        by_name = {}
+        for g, v in pairs:
+            if g is not None:
+                by_name.setdefault(_validate.var_name(v).split(":")[0], []).append(clipping.global_norm([(g, v)]))
+        self.variable_norms = {name: n[0] if len(n) == 1 else _norm_of_norms(n) for name, n in by_name.items()}
+        pre = _norm_of_norms([n for norms in by_name.values() for n in norms])
         out, inner_updates = _state.run_capper(self.capper, pairs) if self.capper is not None else (pairs, [])
         post = clipping.global_norm(out)
         clipped = post < tf.cast(pre, post.dtype) * (1.0 - 1e-6)
