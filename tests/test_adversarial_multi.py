@@ -426,3 +426,50 @@ def test_norm_recorder_counts_every_pair_when_pairs_share_a_variable(graph, case
     assert pre == pytest.approx(5.0, rel=1e-6) and post == pytest.approx(4.5, rel=1e-6)
     assert norms == pytest.approx(per_name, rel=1e-6)
     assert counts == [1, 1]
+
+
+# ---------------------------------------------------------------- two loss-scaled optimizers, an overflow in one
+
+
+@pytest.mark.parametrize("scale", ["dynamic", "exponential"])
+@pytest.mark.parametrize("order", ["lso_outside", "lso_inside"])
+def test_an_overflow_of_one_loss_scaled_optimizer_leaves_the_other_and_its_capper_alone(graph, order, scale):
+    from tf1clip.contrib import mixed_precision
+
+    lso = v1.mixed_precision.MixedPrecisionLossScaleOptimizer
+    a = v1.get_variable("a", initializer=[3.0, 4.0])
+    b = v1.get_variable("b", initializer=[1.0, 2.0])
+    bad = v1.placeholder_with_default(1.0, [])
+    built = {}
+    for name, var, loss in (("a", a, tf.reduce_sum(tf.square(a)) * bad), ("b", b, tf.reduce_sum(tf.square(b)))):
+        loss_scale = (
+            "dynamic"
+            if scale == "dynamic"
+            else mixed_precision.ExponentialUpdateLossScale(
+                init_loss_scale=1024.0, incr_every_n_steps=2, decr_every_n_nan_or_inf=1, incr_ratio=2.0, decr_ratio=0.5
+            )
+        )
+        capper = tf1clip.AutoClip(name="AutoClip_" + name)
+        if order == "lso_outside":
+            inner = lso(
+                tf1clip.transform_gradients(v1.train.AdamOptimizer(0.1), capper, on_nonfinite="skip"), loss_scale
+            )
+            scaler = inner
+        else:
+            scaler = lso(v1.train.AdamOptimizer(0.1), loss_scale)
+            inner = tf1clip.transform_gradients(scaler, capper, on_nonfinite="skip")
+        built[name] = (inner.minimize(loss, var_list=[var]), capper, scaler)
+    train_op = tf.group(built["a"][0], built["b"][0])
+    with v1.Session() as sess:
+        sess.run([v1.global_variables_initializer(), v1.local_variables_initializer()])
+        sess.run(train_op)
+        a_before = sess.run(a)
+        sess.run(train_op, {bad: np.inf})
+        a_after = sess.run(a)
+        sess.run(train_op)
+        counts = sess.run([built["a"][1].count, built["b"][1].count])
+        scales = sess.run([built["a"][2]._loss_scale(), built["b"][2]._loss_scale()])
+    np.testing.assert_array_equal(a_after, a_before)
+    assert counts == [2, 3]
+    # dynamic: 2**15 halved once, b untouched (increments every 2000 steps); exponential: 1024 halved, b doubled after 2.
+    assert scales == ([2.0**14, 2.0**15] if scale == "dynamic" else [512.0, 2048.0])
