@@ -473,3 +473,19 @@ def test_an_overflow_of_one_loss_scaled_optimizer_leaves_the_other_and_its_cappe
     assert counts == [2, 3]
     # dynamic: 2**15 halved once, b untouched (increments every 2000 steps); exponential: 1024 halved, b doubled after 2.
     assert scales == ([2.0**14, 2.0**15] if scale == "dynamic" else [512.0, 2048.0])
+
+
+# ---------------------------------------------------------------- AGC needs the variable's values
+
+
+@pytest.mark.parametrize(
+    "make_variable",
+    [lambda: None, lambda: v1.get_variable("w", initializer=[1.0, 1.0]).handle],
+    ids=["None", "resource_handle"],
+)
+def test_agc_refuses_a_pair_without_readable_weights_naming_it(graph, make_variable):
+    kernel = v1.get_variable("kernel", initializer=[1.0, 1.0])
+    pairs = [(tf.constant([1.0, 2.0]), kernel), (tf.constant([1.0, 2.0]), make_variable())]
+    with pytest.raises(TypeError, match=r"`grads_and_vars\[1\]`.*AGC.*received"):
+        tf1clip.AGC()(pairs)
+    assert len(tf1clip.AGC(exclude=["None", "w"])(pairs)) == 2

@@ -343,6 +343,8 @@ class AGC(object):
                 name = full[group[0]][0] if _pairs.slice_info(var) is not None else _validate.op_name(var)
                 if any(p.search(name) for p in self.exclude):
                     continue
+                for i in group:
+                    _check_weights(pairs[i], i)
                 for i, grad in self._clip_unit_group([pairs[i] for i in group], name):
                     out[group[i]] = (grad, pairs[group[i]][1])
         return out
@@ -406,6 +408,16 @@ class AGC(object):
         g_norm = tf.sqrt(g_sq)
         max_norm = self.clip_factor * tf.maximum(tf.sqrt(w_sq), self.eps)
         return tf.where(g_norm > max_norm, max_norm / tf.maximum(g_norm, 1e-6), tf.ones_like(g_norm))
+
+
+def _check_weights(pair, i):
+    """``TypeError`` naming ``grads_and_vars[i]`` when AGC cannot read the weights of ``pair``."""
+    grad, var = pair
+    if grad is not None and (var is None or getattr(var, "dtype", None) == tf.resource):
+        raise TypeError(
+            "`grads_and_vars[%d]`: AGC scales a gradient by the norm of its variable's values, so the "
+            "second item must be a variable or a tensor of its values; received %s." % (i, _validate.describe(var))
+        )
 
 
 def _unit_sq(values, axes, dtype):
