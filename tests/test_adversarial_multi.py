@@ -489,3 +489,41 @@ def test_agc_refuses_a_pair_without_readable_weights_naming_it(graph, make_varia
     with pytest.raises(TypeError, match=r"`grads_and_vars\[1\]`.*AGC.*received"):
         tf1clip.AGC()(pairs)
     assert len(tf1clip.AGC(exclude=["None", "w"])(pairs)) == 2
+
+
+# ---------------------------------------------------------------- the shapes real code gives its pairs in
+
+PAIR_FORMS = {
+    "list_of_tuples": lambda pairs: [tuple(p) for p in pairs],
+    "tuple_of_lists": lambda pairs: tuple([g, v] for g, v in pairs),
+    "generator": lambda pairs: ((g, v) for g, v in pairs),
+    "zip": lambda pairs: zip([g for g, _ in pairs], [v for _, v in pairs]),
+}
+
+
+@pytest.mark.parametrize("form", sorted(PAIR_FORMS))
+def test_skip_wrapper_takes_pairs_in_any_iterable_with_duplicates_none_and_mixed_dtypes(graph, form):
+    """One variable twice (the joint norm of both pairs, as contrib), an int variable without
+    gradient, float64 and float16 variables: SGD with lr 1 moves each by minus its clipped gradient."""
+    w = v1.get_variable("w", initializer=[1.0, 1.0])
+    wide = v1.get_variable("wide", initializer=np.array([1.0], np.float64))
+    half = v1.get_variable("half", initializer=np.array([1.0], np.float16))
+    count = v1.get_variable("count", initializer=[1], trainable=False)
+    grads = [np.array([3.0, 0.0]), np.array([0.0, 4.0]), np.array([12.0]), np.array([0.0])]
+    pairs = [
+        (tf.constant(grads[0], tf.float32), w),
+        (tf.constant(grads[1], tf.float32), w),
+        (tf.constant(grads[2], tf.float64), wide),
+        (tf.constant(grads[3], tf.float16), half),
+        (None, count),
+    ]
+    opt = tf1clip.clip_gradients_by_norm(v1.train.GradientDescentOptimizer(1.0), 6.5, on_nonfinite="skip")
+    train_op = opt.apply_gradients(PAIR_FORMS[form](pairs))
+    with v1.Session() as sess:
+        sess.run([v1.global_variables_initializer(), v1.local_variables_initializer()])
+        sess.run(train_op)
+        got = sess.run([w, wide, half, count, opt.skipped_steps])
+    factor = 6.5 / 13.0
+    np.testing.assert_allclose(got[0], [1.0 - 3.0 * factor, 1.0 - 4.0 * factor], rtol=1e-6)
+    np.testing.assert_allclose(got[1], [1.0 - 12.0 * factor], rtol=1e-12)
+    assert got[2].dtype == np.float16 and got[2][0] == 1.0 and got[3][0] == 1 and got[4] == 0
