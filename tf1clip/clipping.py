@@ -19,7 +19,8 @@ and gives back a new list with the same variables in the same order, ready for
   dtype, never passed through float32) or a 0-d tensor and must be > 0; a
   clip_norm that is statically ``inf`` returns the gradients unchanged;
 * the partitions of a ``PartitionedVariable`` are one tensor to the per-tensor
-  functions (``clip_by_norm``, ``clip_by_average_norm``);
+  functions (``clip_by_norm``, ``clip_by_average_norm``); a variable or partition
+  listed twice (towers' lists concatenated) is two tensors;
 * a non-finite norm (a gradient holding ``inf`` or ``nan``) turns the clipped
   gradients it governs into NaN, TensorFlow's rule since 1.14, which is what
   lets a loss-scale optimizer see the overflow and skip the step;
