@@ -148,11 +148,30 @@ def test_agc_refuses_a_partition_listed_twice_in_place_of_its_sibling(graph):
 # ---------------------------------------------------------------- plain capper calls, train ops that depend on each other
 
 
-def _two_capped_steps():
+def _counting_capper(name):
+    """A user's capper with its own state, through ``defer_state_update``."""
+    steps = v1.get_variable(name + "/steps", initializer=np.int64(0), trainable=False)
+
+    def capper(pairs):
+        return tf1clip.cappers.defer_state_update(lambda: steps.assign_add(1), outputs=pairs) or pairs
+
+    return capper
+
+
+D_CAPPERS = {
+    "AutoClip": lambda: tf1clip.AutoClip(name="AutoClip_d"),
+    "ZClip": lambda: tf1clip.ZClip(name="ZClip_d"),
+    "NormRecorder": lambda: tf1clip.NormRecorder(summaries=False, name="NormRecorder_d"),
+    "chain": lambda: tf1clip.chain(tf1clip.clip_by_value_fn(-1.0, 1.0), tf1clip.AutoClip(name="AutoClip_d")),
+    "defer_state_update": lambda: _counting_capper("Counter_d"),
+}
+
+
+def _two_capped_steps(d_kind="AutoClip"):
     d = v1.get_variable("d", initializer=[3.0, 4.0])
     g = v1.get_variable("g", initializer=[1.0])
     d_opt, g_opt = v1.train.GradientDescentOptimizer(0.1), v1.train.GradientDescentOptimizer(0.1)
-    d_cap, g_cap = tf1clip.AutoClip(name="AutoClip_d"), tf1clip.AutoClip(name="AutoClip_g")
+    d_cap, g_cap = D_CAPPERS[d_kind](), tf1clip.AutoClip(name="AutoClip_g")
     d_capped = d_cap(d_opt.compute_gradients(tf.reduce_sum(d * d), [d]))
     g_capped = g_cap(g_opt.compute_gradients(tf.reduce_sum(g * g), [g]))
     return d_opt, g_opt, d_capped, g_capped, d_cap, g_cap
@@ -170,14 +189,19 @@ def _both_grouped(d_opt, g_opt, d_capped, g_capped):
     return d_raw, tf.group(d_raw, g_opt.apply_gradients(g_capped))
 
 
+@pytest.mark.parametrize("d_kind", sorted(D_CAPPERS))
 @pytest.mark.parametrize("build", [_g_after_raw_d, _both_grouped], ids=["control_dependency", "group"])
-def test_attaching_a_train_op_whose_update_went_to_a_later_op_is_refused(graph, build):
+def test_attaching_a_train_op_whose_update_went_to_a_later_op_is_refused(graph, build, d_kind):
     """D's raw apply runs inside G's train op: attached to G's first, D's update runs only with
-    G's op, so D's op alone would leave AutoClip_d's state behind; attaching D's op says so."""
-    d_opt, g_opt, d_capped, g_capped, _, _ = _two_capped_steps()
+    G's op, so D's op alone would leave D's capper state behind; attaching D's op says so."""
+    d_opt, g_opt, d_capped, g_capped, _, _ = _two_capped_steps(d_kind)
     d_raw, g_raw = build(d_opt, g_opt, d_capped, g_capped)
     tf1clip.attach_state_updates(g_raw)
-    with pytest.raises(RuntimeError, match="AutoClip_d.*attach_state_updates"):
+    label = {
+        "defer_state_update": "a stateful capper",
+        "chain": r"chain\(clip_by_value_fn\(-1.0, 1.0\), AutoClip_d\)",
+    }.get(d_kind, d_kind + "_d")
+    with pytest.raises(RuntimeError, match="%s.*attach_state_updates" % label):
         tf1clip.attach_state_updates(d_raw)
 
 

@@ -68,8 +68,12 @@ def check_capper(capper, arg):
 
 
 def capper_name(capper):
-    """A readable name of ``capper`` for messages."""
-    return getattr(capper, "__qualname__", None) or getattr(capper, "__name__", None) or repr(capper)
+    """A readable name of ``capper`` for messages: a function's name, a stateful capper's ``name``, else its repr."""
+    name = getattr(capper, "__qualname__", None) or getattr(capper, "__name__", None)
+    own = getattr(capper, "name", None)
+    if not name and isinstance(own, str) and callable(getattr(capper, "transform_with_state", None)):
+        name = own
+    return name or repr(capper)
 
 
 def keeps_finite(capper):
@@ -174,8 +178,7 @@ def call_deferring(capper, grads_and_vars):
     """A plain call of a capper with ``transform_with_state``: caps, defers the update."""
     pairs, update = capper.transform_with_state(grads_and_vars)
     if update is not None:
-        label = getattr(capper, "name", None)
-        _defer(update, pairs, label if isinstance(label, str) else capper_name(capper))
+        _defer(update, pairs, capper_name(capper))
     return pairs
 
 
