@@ -28,9 +28,10 @@ STATE_UPDATES = "tf1clip_state_updates"
 
 KEEPS_FINITE = "_tf1clip_keeps_finite"
 
-# graph -> [(PendingUpdate, train op it was attached to, op returned)]; not a graph
-# collection, which a MetaGraph export would try (and fail) to serialize.
-_ATTACHED: "weakref.WeakKeyDictionary[Any, list]" = weakref.WeakKeyDictionary()
+# Attribute of a graph: [(PendingUpdate, train op it was attached to, op returned)]. Not a
+# graph collection, which a MetaGraph export would try (and fail) to serialize; not a
+# dict keyed by graph, whose values (ops) would keep their graph alive.
+_ATTACHED = "_tf1clip_attached_state_updates"
 
 
 class PendingUpdate(object):
@@ -239,7 +240,10 @@ def attach_state_updates(train_op: Any, name: Optional[str] = None, updates: Seq
     with op.graph.as_default():
         result = run_after(op, builders, name=name)
     runner = _graphs.as_op(result)
-    attached = _ATTACHED.setdefault(op.graph, [])
+    attached = getattr(op.graph, _ATTACHED, None)
+    if attached is None:
+        attached = []
+        setattr(op.graph, _ATTACHED, attached)
     attached.extend((p, op, runner) for p in taken if getattr(p, "outputs", ()))
     return result
 
@@ -251,7 +255,7 @@ def _take_pending(op):
     attached before to another train op whose result ``op`` does not run.
     """
     pending = op.graph.get_collection_ref(STATE_UPDATES)
-    attached = _ATTACHED.get(op.graph, ())
+    attached = getattr(op.graph, _ATTACHED, ())
     if not pending and not attached:
         return []
     targets = set()
