@@ -551,3 +551,28 @@ def test_skip_wrapper_takes_pairs_in_any_iterable_with_duplicates_none_and_mixed
     np.testing.assert_allclose(got[0], [1.0 - 3.0 * factor, 1.0 - 4.0 * factor], rtol=1e-6)
     np.testing.assert_allclose(got[1], [1.0 - 12.0 * factor], rtol=1e-12)
     assert got[2].dtype == np.float16 and got[2][0] == 1.0 and got[3][0] == 1 and got[4] == 0
+
+
+def test_gan_train_with_sequential_hooks_advances_each_capper_per_step_of_its_network(graph):
+    d_cap, g_cap = tf1clip.AutoClip(name="AutoClip_d"), tf1clip.NormRecorder(summaries=False, name="norms_g")
+    g_opt = tf1clip.transform_gradients(v1.train.AdamOptimizer(0.1), g_cap, on_nonfinite="skip")
+    d_opt = tf1clip.transform_gradients(v1.train.AdamOptimizer(0.1), d_cap, on_nonfinite="skip")
+    ops, _, _, _, _ = _tfgan_program(g_opt, d_opt)
+    import tf1clip.contrib.gan as tfgan
+
+    train_steps = tfgan.GANTrainSteps(generator_train_steps=1, discriminator_train_steps=D_STEPS)
+    final = {}
+
+    class Read(v1.train.SessionRunHook):
+        def end(self, session):
+            final["counts"] = session.run([d_cap.count, g_cap.steps, v1.train.get_global_step()])
+
+    tfgan.gan_train(
+        ops,
+        logdir=None,
+        get_hooks_fn=tfgan.get_sequential_train_hooks(train_steps),
+        hooks=[v1.train.StopAtStepHook(num_steps=3), Read()],
+        save_checkpoint_secs=None,
+        save_summaries_steps=None,
+    )
+    assert final["counts"] == [3 * D_STEPS, 3, 3]
