@@ -118,8 +118,11 @@ def units(variables):
     ``PartitionedVariable`` that has more than one partition in ``variables``
     plus one per other position; ``full[i]`` is ``(full_name, full_shape)`` of
     the variable at position ``i`` (its own name and shape when not a partition).
+    A partition listed ``k`` times (towers' pairs concatenated) is in ``k``
+    groups, its ``j``-th listing in the ``j``-th group of its variable, as a
+    variable listed twice is two units.
     """
-    groups, by_name, full = [], {}, []
+    groups, by_name, full, listed = [], {}, [], {}
     for i, var in enumerate(variables):
         info = slice_info(var)
         if info is None:
@@ -133,11 +136,13 @@ def units(variables):
             )
             continue
         full.append(info[:2])
-        if info[0] in by_name:
-            by_name[info[0]].append(i)
+        nth = listed[info] = listed.get(info, -1) + 1
+        key = (info[0], nth)
+        if key in by_name:
+            by_name[key].append(i)
         else:
-            by_name[info[0]] = [i]
-            groups.append(by_name[info[0]])
+            by_name[key] = [i]
+            groups.append(by_name[key])
     return groups, full
 
 

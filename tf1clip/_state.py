@@ -28,18 +28,25 @@ STATE_UPDATES = "tf1clip_state_updates"
 
 KEEPS_FINITE = "_tf1clip_keeps_finite"
 
+# Attribute of a graph: [(PendingUpdate, train op it was attached to, op returned)]. Not a
+# graph collection, which a MetaGraph export would try (and fail) to serialize; not a
+# dict keyed by graph, whose values (ops) would keep their graph alive.
+_ATTACHED = "_tf1clip_attached_state_updates"
+
 
 class PendingUpdate(object):
     """A deferred state update: ``build()`` (also ``self()``) creates its ops.
 
     ``outputs``: the ops producing the capped gradients it belongs to;
-    ``thread``: the thread that deferred it (replicas run in threads).
+    ``thread``: the thread that deferred it (replicas run in threads);
+    ``label``: the capper's name, for messages.
     """
 
-    def __init__(self, build, outputs):
+    def __init__(self, build, outputs, label=None):
         self.build = build
         self.outputs = outputs
         self.thread = threading.get_ident()
+        self.label = label
 
     def __call__(self):
         return self.build()
@@ -62,8 +69,12 @@ def check_capper(capper, arg):
 
 
 def capper_name(capper):
-    """A readable name of ``capper`` for messages."""
-    return getattr(capper, "__qualname__", None) or getattr(capper, "__name__", None) or repr(capper)
+    """A readable name of ``capper`` for messages: a function's name, a stateful capper's ``name``, else its repr."""
+    name = getattr(capper, "__qualname__", None) or getattr(capper, "__name__", None)
+    own = getattr(capper, "name", None)
+    if not name and isinstance(own, str) and callable(getattr(capper, "transform_with_state", None)):
+        name = own
+    return name or repr(capper)
 
 
 def keeps_finite(capper):
@@ -154,8 +165,12 @@ def defer_state_update(build_update: Callable[[], Any], outputs: Sequence[Tuple[
     after the apply of a train op that consumes those pairs, so that evaluating
     the capped gradients on their own never advances the state.
     """
+    return _defer(build_update, outputs, None)
+
+
+def _defer(build_update, outputs, label):
     if _graphs.building_session_graph():
-        tf.compat.v1.add_to_collection(STATE_UPDATES, PendingUpdate(build_update, _graphs.output_ops(outputs)))
+        tf.compat.v1.add_to_collection(STATE_UPDATES, PendingUpdate(build_update, _graphs.output_ops(outputs), label))
         return None
     return build_update()
 
@@ -164,7 +179,7 @@ def call_deferring(capper, grads_and_vars):
     """A plain call of a capper with ``transform_with_state``: caps, defers the update."""
     pairs, update = capper.transform_with_state(grads_and_vars)
     if update is not None:
-        defer_state_update(update, pairs)
+        _defer(update, pairs, capper_name(capper))
     return pairs
 
 
@@ -197,6 +212,11 @@ def attach_state_updates(train_op: Any, name: Optional[str] = None, updates: Seq
       TypeError: ``train_op`` is not an ``Operation``/``Tensor`` (or the
         variable ``SyncReplicasOptimizer.apply_gradients`` returns, or None),
         or ``updates`` is not a sequence of callables.
+      RuntimeError: ``train_op`` applies capped gradients whose update an
+        earlier call attached to another train op that ``train_op`` does not
+        run (one that runs ``train_op``'s apply through a dependency): run
+        alone, ``train_op`` would leave that capper's state behind. Attach the
+        train op that applies the gradients first.
     """
     if train_op is not None and _graphs.as_op(train_op) is None and not tf.executing_eagerly():
         raise TypeError(
@@ -213,22 +233,56 @@ def attach_state_updates(train_op: Any, name: Optional[str] = None, updates: Seq
             build()
         return train_op
     op = _graphs.as_op(train_op)
-    builders = list(updates) + _take_pending(op)
+    taken = _take_pending(op)
+    builders = list(updates) + taken
     if not builders:
         return train_op
     with op.graph.as_default():
-        return run_after(op, builders, name=name)
+        result = run_after(op, builders, name=name)
+    runner = _graphs.as_op(result)
+    attached = getattr(op.graph, _ATTACHED, None)
+    if attached is None:
+        attached = []
+        setattr(op.graph, _ATTACHED, attached)
+    attached.extend((p, op, runner) for p in taken if getattr(p, "outputs", ()))
+    return result
 
 
 def _take_pending(op):
-    """Removes and returns the pending updates whose outputs ``op`` consumes."""
+    """Removes and returns the pending updates whose outputs ``op`` consumes.
+
+    Raises ``RuntimeError`` when ``op`` consumes the outputs of an update
+    attached before to another train op whose result ``op`` does not run.
+    """
     pending = op.graph.get_collection_ref(STATE_UPDATES)
-    if not pending:
+    attached = getattr(op.graph, _ATTACHED, ())
+    if not pending and not attached:
         return []
     targets = set()
     for p in pending:
         targets.update(getattr(p, "outputs", ()))
+    for p, _, runner in attached:
+        targets.update(p.outputs)
+        targets.add(runner)
     found = _graphs.reached(op, targets)
+    for p, taker, runner in attached:
+        if taker is not op and runner not in found and set(p.outputs) & found:
+            raise RuntimeError(
+                "`train_op` %r applies gradients capped by %s, whose state update an earlier "
+                "attach_state_updates call attached to %r (which runs %r's apply through a "
+                "dependency): run alone, %r would leave %s's state behind. Call "
+                "attach_state_updates on %r first, then build the train ops that depend on it "
+                "(`with tf.control_dependencies([attached_op]): ...`)."
+                % (
+                    op.name,
+                    p.label or "a stateful capper",
+                    taker.name,
+                    op.name,
+                    op.name,
+                    p.label or "the capper",
+                    op.name,
+                )
+            )
     taken = [p for p in pending if not getattr(p, "outputs", ()) or set(p.outputs) & found]
     pending[:] = [p for p in pending if not any(p is t for t in taken)]
     return taken

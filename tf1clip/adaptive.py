@@ -343,6 +343,8 @@ class AGC(object):
                 name = full[group[0]][0] if _pairs.slice_info(var) is not None else _validate.op_name(var)
                 if any(p.search(name) for p in self.exclude):
                     continue
+                for i in group:
+                    _check_weights(pairs[i], i)
                 for i, grad in self._clip_unit_group([pairs[i] for i in group], name):
                     out[group[i]] = (grad, pairs[group[i]][1])
         return out
@@ -408,6 +410,16 @@ class AGC(object):
         return tf.where(g_norm > max_norm, max_norm / tf.maximum(g_norm, 1e-6), tf.ones_like(g_norm))
 
 
+def _check_weights(pair, i):
+    """``TypeError`` naming ``grads_and_vars[i]`` when AGC cannot read the weights of ``pair``."""
+    grad, var = pair
+    if grad is not None and (var is None or getattr(var, "dtype", None) == tf.resource):
+        raise TypeError(
+            "`grads_and_vars[%d]`: AGC scales a gradient by the norm of its variable's values, so the "
+            "second item must be a variable or a tensor of its values; received %s." % (i, _validate.describe(var))
+        )
+
+
 def _unit_sq(values, axes, dtype):
     """Sums of squares over ``axes`` (all when None), kept as size-1 dims, in ``dtype``."""
     return tf.reduce_sum(tf.square(_norms.cast(values, dtype)), axis=axes, keepdims=True)
@@ -421,7 +433,8 @@ class NormRecorder(_StatefulCapper):
 
     ``NormRecorder(capper)`` is a capper: it applies ``capper`` (or nothing) and exposes,
     for the step: ``pre_clip_norm`` and ``post_clip_norm`` (global norms before and after),
-    ``variable_norms`` (``{var.op.name: norm}`` of the pre-clip gradients), and
+    ``variable_norms`` (``{var.op.name: norm}`` of the pre-clip gradients; a variable in
+    several pairs gets the norm of all its gradients), and
     ``clip_fraction`` (fraction of applied steps so far, this one excluded, where the
     capper reduced the norm by more than 1e-6 relative). With ``summaries=True`` it
     writes ``tf.compat.v1.summary`` scalars ``<name>/pre_clip_norm``,
@@ -446,10 +459,12 @@ class NormRecorder(_StatefulCapper):
         self._variable("clipped_steps", tf.constant(0, tf.int64), tf.int64)
 
     def _transform(self, pairs):
-        self.variable_norms = {
-            _validate.var_name(v).split(":")[0]: clipping.global_norm([(g, v)]) for g, v in pairs if g is not None
-        }
-        pre = _norm_of_norms(list(self.variable_norms.values()))
+        by_name = {}
+        for g, v in pairs:
+            if g is not None:
+                by_name.setdefault(_validate.var_name(v).split(":")[0], []).append(clipping.global_norm([(g, v)]))
+        self.variable_norms = {name: n[0] if len(n) == 1 else _norm_of_norms(n) for name, n in by_name.items()}
+        pre = _norm_of_norms([n for norms in by_name.values() for n in norms])
         out, inner_updates = _state.run_capper(self.capper, pairs) if self.capper is not None else (pairs, [])
         post = clipping.global_norm(out)
         clipped = post < tf.cast(pre, post.dtype) * (1.0 - 1e-6)

@@ -19,7 +19,8 @@ and gives back a new list with the same variables in the same order, ready for
   dtype, never passed through float32) or a 0-d tensor and must be > 0; a
   clip_norm that is statically ``inf`` returns the gradients unchanged;
 * the partitions of a ``PartitionedVariable`` are one tensor to the per-tensor
-  functions (``clip_by_norm``, ``clip_by_average_norm``);
+  functions (``clip_by_norm``, ``clip_by_average_norm``); a variable or partition
+  listed twice (towers' lists concatenated) is two tensors;
 * a non-finite norm (a gradient holding ``inf`` or ``nan``) turns the clipped
   gradients it governs into NaN, TensorFlow's rule since 1.14, which is what
   lets a loss-scale optimizer see the overflow and skip the step;
@@ -198,12 +199,14 @@ def _vector_scales(grads, units, limits, acc_dtype):
     return _norms.nan_if_nonfinite(scales, norms), {i: k for k, i in enumerate(order)}
 
 
-def _average_limits(grads, full, partitioned, clip_norm, acc_dtype):
+def _average_limits(present, positions, full, partitioned, clip_norm, acc_dtype):
     """clip_norm * size of each gradient's variable (the whole variable for a partition)."""
     limits = []
-    for i, grad in enumerate(grads):
+    for i, (grad, var) in enumerate(present):
         size = _pairs.full_size(full[i][1]) if i in partitioned else None
-        limits.append(clip_norm * (size if size is not None else _num_elements(grad, acc_dtype)))
+        if size is None:
+            size = _num_elements(grad, acc_dtype, var, "grads_and_vars[%d]" % positions[i])
+        limits.append(clip_norm * size)
     return limits
 
 
@@ -216,7 +219,8 @@ def _clip_each(pairs, clip_norm, acc_dtype, sizes=None):
     that are not partitions get their own scalar scale; the others share one
     vectorised computation.
     """
-    present = [(g, v) for g, v in pairs if g is not None]
+    positions = [i for i, (g, _) in enumerate(pairs) if g is not None]
+    present = [pairs[i] for i in positions]
     grads = [g for g, _ in present]
     groups, full = _pairs.units([v for _, v in present])
     unit_of = {i: k for k, group in enumerate(groups) for i in group}
@@ -224,7 +228,7 @@ def _clip_each(pairs, clip_norm, acc_dtype, sizes=None):
     if sizes is None:
         limits = [clip_norm] * len(grads)
     else:
-        limits = _average_limits(grads, full, partitioned, clip_norm, acc_dtype)
+        limits = _average_limits(present, positions, full, partitioned, clip_norm, acc_dtype)
     alone = [i for i, g in enumerate(grads) if i not in partitioned and _scaled_alone(g)]
     factor = {}
     if alone:
@@ -282,13 +286,22 @@ def clip_by_norm(grads_and_vars: Iterable[Tuple[Any, Any]], clip_norm: Any, name
         return _clip_each(pairs, _validate.scalar_tensor(clip_norm, static, acc_dtype, "clip_norm"), acc_dtype)
 
 
-def _num_elements(grad, acc_dtype):
+def _num_elements(grad, acc_dtype, var=None, where=None):
+    """The number of elements of the dense gradient; for ``IndexedSlices`` without
+    ``dense_shape``, that of the variable ``var`` (``where`` names the pair in errors)."""
     if isinstance(grad, tf.IndexedSlices):
         static = tf.get_static_value(grad.dense_shape) if grad.dense_shape is not None else None
         if static is not None:
             return float(np.prod(static))
         if grad.dense_shape is None:
-            raise ValueError("clip_by_average_norm needs the dense_shape of an IndexedSlices gradient.")
+            shape = getattr(var, "shape", None) if getattr(var, "dtype", None) != tf.resource else None
+            if isinstance(shape, tf.TensorShape) and shape.is_fully_defined():
+                return float(shape.num_elements())
+            raise ValueError(
+                "`%s`: clip_by_average_norm needs the size of the dense gradient of %s, but its "
+                "IndexedSlices has dense_shape None and the variable's shape is %s; pass "
+                "IndexedSlices(values, indices, dense_shape)." % (where, _validate.var_name(var), shape)
+            )
         return tf.cast(tf.reduce_prod(grad.dense_shape), acc_dtype)
     if grad.shape.is_fully_defined():
         return float(grad.shape.num_elements())
