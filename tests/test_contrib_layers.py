@@ -213,7 +213,7 @@ def test_bad_clip_gradients():
             layers.optimize_loss(loss, global_step, 0.1, "SGD", clip_gradients=True)
         with pytest.raises(ValueError, match=r"`clip_gradients` must be > 0 .*received -1\.0"):
             layers.optimize_loss(loss, global_step, 0.1, "SGD", clip_gradients=-1.0)
-        with pytest.raises(TypeError, match="the result of `clip_gradients`"):
+        with pytest.raises(TypeError, match="`the result of clip_gradients` must be"):
             layers.optimize_loss(loss, global_step, 0.1, "SGD", clip_gradients=lambda gv: 3)
 
 

@@ -101,7 +101,7 @@ def check_result(result, pairs, label, same_variables=True):
     ``label``.
     """
     try:
-        result = _validate.check_pairs(result, arg="the result of %s" % label)
+        result = _validate.check_pairs(result, arg="the result of %s" % str(label).replace("`", ""))
     except TypeError as err:
         raise TypeError("%s A capper must return a list of (gradient, variable) pairs." % err) from None
     if not same_variables:
