@@ -222,15 +222,23 @@ _MOVED: Dict[str, Dict[str, Callable[[], Any]]] = {
 }
 
 
+_moved_scope: Optional[List[str]] = None
+
+
 def _tf_slim_modules() -> List[types.ModuleType]:
-    """tf-slim's modules loaded by ``import tf_slim`` (all that use a moved name; ``nets`` and
-    ``layers.sparse_ops`` do not, and are left unimported so tf-slim's namespaces stay as shipped)."""
-    importlib.import_module("tf_slim")
-    return [
-        module
-        for name, module in sorted(sys.modules.items())
-        if (name == "tf_slim" or name.startswith("tf_slim.")) and isinstance(module, types.ModuleType)
-    ]
+    """tf-slim's modules loaded when this is first called: those ``import tf_slim`` loads (all that
+    use a moved name; ``nets`` and ``layers.sparse_ops`` do not, and are left unimported so
+    tf-slim's namespaces stay as shipped). The set is kept, so the patch stays done after
+    ``slim.nets`` imports ``tf_slim.nets``."""
+    global _moved_scope
+    if _moved_scope is None:
+        importlib.import_module("tf_slim")
+        _moved_scope = sorted(
+            name
+            for name, module in sys.modules.items()
+            if (name == "tf_slim" or name.startswith("tf_slim.")) and isinstance(module, types.ModuleType)
+        )
+    return [sys.modules[name] for name in _moved_scope if name in sys.modules]
 
 
 def _patch_moved_symbols() -> bool:
