@@ -36,7 +36,7 @@ class _Lines(logging.Handler):
         self.lines.append(record.getMessage())
 
 
-def _train(logdir, sync):
+def _train(logdir, sync, log_every_n_steps=1):
     """Trains STEPS steps; returns what the run logged, joined, returned and saved."""
     joins = []
     join = v1.train.Coordinator.join
@@ -66,6 +66,7 @@ def _train(logdir, sync):
                 train_op,
                 logdir,
                 number_of_steps=STEPS,
+                log_every_n_steps=log_every_n_steps,
                 sync_optimizer=opt if sync else None,
                 save_summaries_secs=3600,
                 save_interval_secs=0,
@@ -117,3 +118,9 @@ def test_final_step_weights_and_loss_match_the_unsynced_run(runs):
         assert run["global_step"] == STEPS, sync
         np.testing.assert_allclose(run["w"], W0 * (1 - 2 * LR) ** STEPS, rtol=1e-6, err_msg=str(sync))
         np.testing.assert_allclose(run["final_loss"], np.sum(W0**2) * (1 - 2 * LR) ** (2 * (STEPS - 1)), rtol=1e-6)
+
+
+def test_log_every_n_steps_counts_updates_with_a_sync_optimizer(tmp_path):
+    """``log_every_n_steps=2`` logs the updates that reach steps 2, 4, ..., as tf-slim does without one."""
+    logged = _train(str(tmp_path), True, log_every_n_steps=2)["logged"]
+    assert [step for step, _ in logged] == list(range(2, STEPS + 1, 2)), logged
