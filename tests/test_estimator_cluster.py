@@ -95,9 +95,10 @@ def _adam_reference(steps):
         pytest.param(
             "sync_replicas",
             marks=pytest.mark.skip(
-                reason="not finished: with SyncReplicasOptimizer the chief does not exit after its last step "
-                "(its sync queue runner waits for an aggregate the stopped workers never complete; TF1's "
-                "Estimator waited out a 120 s grace period there); see docs/estimator.rst"
+                reason="not finished: with SyncReplicasOptimizer the chief exits 120 s after its last step "
+                "(its MonitoredSession joins the sync queue runner, blocked on an aggregate the stopped workers "
+                "never complete, for its whole stop grace period before closing the session, as TF1's did); "
+                "see docs/estimator.rst"
             ),
         ),
     ],

@@ -203,9 +203,12 @@ def test_without_tf_slim_delegated_names_say_how_to_install():
 
 
 def test_apply_is_idempotent_and_names_its_patches():
+    """Applying again changes nothing, also after ``slim.nets`` imported tf-slim modules the patches have not seen."""
     first = _slim_compat.apply()
     layers = sys.modules["tf_slim.layers.layers"]
     shims = (tf_slim.learning.ops, layers.normalization_layers, tf_slim.learning.supervisor)
+    import tf1clip.contrib.slim.nets  # noqa: F401
+
     assert _slim_compat.apply() == first
     assert set(first) <= set(_slim_compat.PATCHES)
     assert (tf_slim.learning.ops, layers.normalization_layers, tf_slim.learning.supervisor) == shims

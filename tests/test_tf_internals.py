@@ -36,8 +36,11 @@ def test_private_name_exists(owner, attr):
 def _instances():
     """One instance of each class in PRIVATE_INSTANCE_ATTRIBUTES, built in a graph."""
     with tf.Graph().as_default():
-        tf.compat.v1.Variable(1.0, name="w")  # a Supervisor's default Saver needs a variable
+        w = tf.compat.v1.Variable(1.0, name="w")  # a Supervisor's default Saver needs a variable
+        sync = tf.compat.v1.train.SyncReplicasOptimizer(tf.compat.v1.train.GradientDescentOptimizer(1.0), 1)
+        sync.apply_gradients([(tf.constant(1.0), w)], tf.compat.v1.train.get_or_create_global_step())
         return {
+            "tensorflow.compat.v1.train.SyncReplicasOptimizer": sync,
             "tensorflow.compat.v1.mixed_precision.DynamicLossScale": tf.compat.v1.mixed_precision.DynamicLossScale(),
             "tensorflow.compat.v1.train.Supervisor": tf.compat.v1.train.Supervisor(logdir=None),
         }
@@ -80,6 +83,23 @@ def test_loss_scale_and_supervisor_accessors():
         coordinator = tf.compat.v1.train.Coordinator()
         _tf.set_supervisor_coordinator(supervisor, coordinator)
         assert supervisor.coord is coordinator
+
+
+def test_sync_replicas_local_step_is_the_workers_local_variable():
+    with tf.Graph().as_default():
+        w = tf.compat.v1.Variable(1.0, name="w")
+        sync = tf.compat.v1.train.SyncReplicasOptimizer(tf.compat.v1.train.GradientDescentOptimizer(1.0), 1)
+        global_step = tf.compat.v1.train.get_or_create_global_step()
+        assert _tf.sync_replicas_local_step(sync) is None
+        sync.apply_gradients([(tf.constant(1.0), w)], global_step)
+        local_step = _tf.sync_replicas_local_step(sync)
+        assert local_step.op.name == "sync_rep_local_step"
+        assert local_step in tf.compat.v1.local_variables()
+        with tf.compat.v1.Session() as sess:
+            sess.run([tf.compat.v1.global_variables_initializer(), tf.compat.v1.local_variables_initializer()])
+            sess.run(global_step.assign(7))
+            sess.run(sync.local_step_init_op)
+            assert sess.run(local_step) == 7
 
 
 def test_upgrade_engine_accessors(tmp_path):

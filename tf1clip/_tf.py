@@ -136,6 +136,16 @@ def set_supervisor_coordinator(supervisor, coordinator):
     supervisor._coord = coordinator
 
 
+def sync_replicas_local_step(sync_optimizer):
+    """``SyncReplicasOptimizer._local_step``: the worker's local step, the global step its next gradient is for.
+
+    Made by ``apply_gradients`` (``None`` before); ``tf1clip.contrib.slim.learning.train``
+    logs by it. Checked on TF 2.15, 2.21. Public replacement: none (a local
+    variable named ``sync_rep_local_step``, found only by name).
+    """
+    return getattr(sync_optimizer, "_local_step", None)
+
+
 # tensorflow.tools.compatibility: the package behind TensorFlow's tf_upgrade_v2 script, which
 # tf1clip-upgrade runs. Not public API; shipped in every TF 2 wheel. Checked on TF 2.15, 2.16, 2.18,
 # 2.21. Public replacement: none (it would be a copy of the tf_upgrade_v2 rules).
@@ -271,6 +281,7 @@ PRIVATE_INSTANCE_ATTRIBUTES = [
     ("tensorflow.compat.v1.mixed_precision.DynamicLossScale", "_multiplier"),
     ("tensorflow.compat.v1.train.Supervisor", "_graph"),
     ("tensorflow.compat.v1.train.Supervisor", "_coord"),
+    ("tensorflow.compat.v1.train.SyncReplicasOptimizer", "_local_step"),
 ]
 
 __all__ = ["tf", "MIN_TF_VERSION", "version_tuple"]

@@ -196,15 +196,23 @@ _MOVED: Dict[str, Dict[str, Callable[[], Any]]] = {
 }
 
 
+_moved_scope: Optional[List[str]] = None
+
+
 def _tf_slim_modules() -> List[types.ModuleType]:
-    """tf-slim's modules loaded by ``import tf_slim`` (all that use a moved name; ``nets`` and
-    ``layers.sparse_ops`` do not, and are left unimported so tf-slim's namespaces stay as shipped)."""
-    importlib.import_module("tf_slim")
-    return [
-        module
-        for name, module in sorted(sys.modules.items())
-        if (name == "tf_slim" or name.startswith("tf_slim.")) and isinstance(module, types.ModuleType)
-    ]
+    """tf-slim's modules loaded when this is first called: those ``import tf_slim`` loads (all that
+    use a moved name; ``nets`` and ``layers.sparse_ops`` do not, and are left unimported so
+    tf-slim's namespaces stay as shipped). The set is kept, so the patch stays done after
+    ``slim.nets`` imports ``tf_slim.nets``."""
+    global _moved_scope
+    if _moved_scope is None:
+        importlib.import_module("tf_slim")
+        _moved_scope = sorted(
+            name
+            for name, module in sys.modules.items()
+            if (name == "tf_slim" or name.startswith("tf_slim.")) and isinstance(module, types.ModuleType)
+        )
+    return [sys.modules[name] for name in _moved_scope if name in sys.modules]
 
 
 def _patch_moved_symbols() -> bool:
@@ -289,6 +297,14 @@ def _graph_mode_supervisor():
     ("... is out of scope"). Every ``LooperThread`` body runs inside its
     coordinator's ``stop_on_exception()``; this coordinator also enters the
     supervisor's graph there.
+
+    Queue runners started with an explicit list (``train``'s
+    ``SyncReplicasOptimizer`` chief queue runners) can block outside any queue
+    (on the next gradient, in ``TakeGrad``), which their queue's cancel op does
+    not end; ``stop`` waited out its grace period (120 s) and then raised
+    "Coordinator stopped with threads still running". ``stop`` now requests
+    the stop and closes their session before joining, which cancels the
+    blocked run; ``managed_session`` closed it right after ``stop`` anyway.
     """
     global _supervisor_class
     if _supervisor_class is None:
@@ -312,13 +328,30 @@ def _graph_mode_supervisor():
             def __init__(self, *args, **kwargs):
                 super().__init__(*args, **kwargs)
                 _tf.set_supervisor_coordinator(self, _GraphCoordinator(_tf.supervisor_graph(self)))
+                self._tf1clip_sessions_to_close = []
+
+            def start_queue_runners(self, sess, queue_runners=None):
+                if queue_runners is not None and sess not in self._tf1clip_sessions_to_close:
+                    self._tf1clip_sessions_to_close.append(sess)
+                return super().start_queue_runners(sess, queue_runners)
+
+            def stop(self, threads=None, close_summary_writer=True, ignore_live_threads=False):
+                sessions, self._tf1clip_sessions_to_close = self._tf1clip_sessions_to_close, []
+                if sessions:
+                    self.coord.request_stop()
+                    for sess in sessions:
+                        sess.close()
+                super().stop(
+                    threads, close_summary_writer=close_summary_writer, ignore_live_threads=ignore_live_threads
+                )
 
         _supervisor_class = Supervisor
     return _supervisor_class
 
 
 def _patch_supervisor() -> bool:
-    """``supervisor_threads_graph_mode``: ``slim.learning.train``'s service threads run in its graph."""
+    """``supervisor_threads_graph_mode``: ``slim.learning.train``'s service threads run in its graph,
+    and its sync chief queue runners end at ``stop``."""
     learning = importlib.import_module("tf_slim.learning")
     current = vars(learning)["supervisor"]
     if isinstance(current, _Shim):

@@ -1,10 +1,12 @@
 """``tf.contrib.slim.learning``: gradient helpers, ``create_train_op``, ``train_step`` and ``train``."""
 
 import numbers
+import time
 from typing import Any, Callable, Dict, Optional
 
 import numpy as np
 
+from tf1clip import _tf
 from tf1clip import _validate
 from tf1clip._tf import tf
 from tf1clip.contrib import _common
@@ -184,6 +186,37 @@ def _train_step_reading_step_after(graph, train_op, global_step):
     return step_fn
 
 
+def _train_step_logging_sync_updates(graph, train_op, global_step, sync_optimizer, log_every_n_steps):
+    """``train_step`` for a ``SyncReplicasOptimizer`` worker: logs each update once, as an unsynced run does.
+
+    The worker's first run takes the chief's initial token, so its second
+    gradient is for the same global step as the first and is dropped as stale;
+    tf-slim logged that run by the global step too ("global step 1" twice).
+    Here a run is logged only when its gradient is for a new step (the
+    worker's local step, read before the run), as the global step that
+    update reaches (local step + 1), every ``log_every_n_steps``.
+    """
+    run_step = _train_step_reading_step_after(graph, train_op, global_step)
+    first = sync_optimizer[0] if isinstance(sync_optimizer, list) else sync_optimizer
+    if _tf.sync_replicas_local_step(first) is None:
+        return run_step  # its apply_gradients was not called: tf-slim's loop raises
+    with graph.as_default(), tf.name_scope("train_step"):
+        local_step = tf.identity(_tf.sync_replicas_local_step(first))
+    last = [None]
+
+    def step_fn(sess, op, unused_global_step, train_step_kwargs):
+        kwargs = {key: value for key, value in train_step_kwargs.items() if key != "should_log"}
+        step = int(sess.run(local_step))
+        start = time.time()
+        total_loss, should_stop = run_step(sess, op, unused_global_step, kwargs)
+        if log_every_n_steps and step != last[0] and (step + 1) % log_every_n_steps == 0:
+            _v1.logging.info("global step %d: loss = %.4f (%.3f sec/step)", step + 1, total_loss, time.time() - start)
+        last[0] = step
+        return total_loss, should_stop
+
+    return step_fn
+
+
 def train(
     train_op: Any,
     logdir: Optional[str],
@@ -231,8 +264,10 @@ def train(
     update); ``global_step=None`` finds a legacy
     ``get_variable("global_step")`` step (tf-slim's lookup raises on TF 2);
     ``sync_optimizer`` may be a tf1clip wrapper of a ``SyncReplicasOptimizer``
-    (e.g. ``tf1clip.clip_gradients_by_norm(sync_opt, 5.0)``); wrong argument
-    types raise ``TypeError`` here instead of failing inside the loop.
+    (e.g. ``tf1clip.clip_gradients_by_norm(sync_opt, 5.0)``), its chief's
+    token queue runner is cancelled at the end (tf-slim waited 120 s and
+    raised), and each of its updates is logged once; wrong argument types
+    raise ``TypeError`` here instead of failing inside the loop.
 
     Example::
 
@@ -284,7 +319,13 @@ def _check_train_args(args):
     if args["global_step"] is None:
         with graph.as_default():
             args["global_step"] = framework.get_or_create_global_step(graph)
-    if args["train_step_fn"] is train_step:
+    if args["train_step_fn"] is not train_step:
+        return
+    if args["sync_optimizer"] is not None and args["train_step_kwargs"] is _USE_DEFAULT:
+        args["train_step_fn"] = _train_step_logging_sync_updates(
+            graph, args["train_op"], args["global_step"], args["sync_optimizer"], args["log_every_n_steps"]
+        )
+    else:
         args["train_step_fn"] = _train_step_reading_step_after(graph, args["train_op"], args["global_step"])
 
 
