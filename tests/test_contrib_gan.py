@@ -4,13 +4,12 @@ import importlib.util
 import inspect
 import json
 import os
-import subprocess
 import sys
-import textwrap
 
 import numpy as np
 import pytest
 import tensorflow as tf
+from helpers import run_python
 
 import tf1clip
 import tf1clip.contrib
@@ -27,21 +26,6 @@ sys.path.insert(0, ORACLE)
 import gan_train_program  # noqa: E402
 
 TF_HAS_ESTIMATOR = hasattr(tf, "estimator")
-
-
-def _run(code, timeout=240):
-    path = os.pathsep.join(p for p in [ROOT, os.environ.get("PYTHONPATH", "")] if p)
-    env = dict(os.environ, PYTHONPATH=path, TF_CPP_MIN_LOG_LEVEL="3")
-    proc = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(code)],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        env=env,
-        cwd=ROOT,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return proc.stdout
 
 
 def _reference():
@@ -197,7 +181,7 @@ def test_gan_estimator_without_tf_estimator_raises_import_error_naming_the_way_o
 
 
 def test_import_is_lazy_and_without_tf_gan_the_error_says_how_to_install():
-    out = _run(
+    out = run_python(
         """
         import sys
         import tf1clip.contrib, tf1clip.contrib.gan as tfgan

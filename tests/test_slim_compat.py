@@ -1,15 +1,14 @@
 """tf1clip.contrib namespaces delegating to tf-slim, and the tf-slim compatibility layer (docs/slim.rst)."""
 
 import os
-import subprocess
 import sys
-import textwrap
 import threading
 import types
 
 import numpy as np
 import pytest
 import tensorflow as tf
+from helpers import run_python
 
 import tf1clip.contrib
 from tf1clip.contrib import _slim_compat
@@ -19,21 +18,6 @@ tf_slim = pytest.importorskip("tf_slim")
 v1 = tf.compat.v1
 slim = tf1clip.contrib.slim
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def _run(code, timeout=240):
-    path = os.pathsep.join(p for p in [ROOT, os.environ.get("PYTHONPATH", "")] if p)
-    env = dict(os.environ, PYTHONPATH=path, TF_CPP_MIN_LOG_LEVEL="3")
-    proc = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(code)],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        env=env,
-        cwd=ROOT,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return proc.stdout
 
 
 # ---------------------------------------------------------------- namespaces
@@ -145,7 +129,7 @@ def test_unknown_private_and_foreign_names_raise_attribute_error(namespace, name
 
 
 def test_import_tf1clip_and_contrib_do_not_import_tf_slim():
-    out = _run("""
+    out = run_python("""
         import sys
         import tf1clip, tf1clip.contrib
         print("tf_slim" in sys.modules)
@@ -158,7 +142,7 @@ def test_import_tf1clip_and_contrib_do_not_import_tf_slim():
 
 
 def test_without_tf_slim_delegated_names_say_how_to_install():
-    out = _run("""
+    out = run_python("""
         import sys
         sys.modules["tf_slim"] = None  # as if tf-slim were not installed
         import numpy as np
@@ -217,7 +201,7 @@ def test_apply_is_idempotent_and_names_its_patches():
 
 
 def test_patches_leave_tensorflow_itself_alone():
-    out = _run("""
+    out = run_python("""
         import importlib
         import tensorflow as tf
         from tf1clip.contrib import _slim_compat
@@ -367,7 +351,7 @@ def test_batch_norm_legacy_layer_matches_numpy(fused):
 def test_batch_norm_without_tf_keras_says_what_to_install():
     if "batch_norm_legacy_layer" not in _slim_compat.apply():
         pytest.skip("this TensorFlow's layers.normalization works without the patch")
-    out = _run("""
+    out = run_python("""
         import sys
         for name in ("tf_keras", "keras"):
             sys.modules[name] = None
@@ -471,7 +455,7 @@ def test_from_import_forms_reach_delegated_names():
 def test_slim_nets_is_imported_on_first_use():
     """tf_slim's __init__ does not import ``nets``; ``slim.nets`` does (in a subprocess: it adds
     ``tf_slim.nets`` to tf-slim's namespace for the rest of the process)."""
-    out = _run("""
+    out = run_python("""
         import sys
         import tf1clip.contrib
         from tf1clip.contrib.slim import nets
@@ -484,7 +468,7 @@ def test_slim_nets_is_imported_on_first_use():
 def test_slim_nets_imports_in_every_spelling_give_tf_slims_modules():
     """``tf1clip.contrib.slim.nets`` is a module too: the import statements TF 1 code used on
     ``tensorflow.contrib.slim.nets`` work, without a second copy of tf-slim's modules."""
-    out = _run("""
+    out = run_python("""
         import sys
         from tf1clip.contrib.slim.nets import resnet_v1, vgg
         import tf1clip.contrib.slim.nets.inception_v3 as inception_v3
