@@ -6,7 +6,7 @@
 #
 # Each environment: Python 3.11 (TF_MATRIX_PYTHON overrides), tensorflow-cpu 2.M.* and tf-keras 2.M.*
 # pinned through PIP_CONSTRAINT (.ci/tf-2.15.txt, with tensorflow-estimator and
-# TF1CLIP_REQUIRE_ESTIMATOR=1, for 2.15). Venvs go to a temporary directory that is removed at the
+# TF1CLIP_REQUIRE_ESTIMATOR=1, for 2.15; protobuf<7 for 2.20). Venvs go to a temporary directory that is removed at the
 # end, or to TF_MATRIX_VENVS=DIR, where they are kept and reused. The last lines are one result line
 # per minor (date, Python, TensorFlow, pytest's summary); paste them into docs/install.rst.
 set -uo pipefail
@@ -39,6 +39,10 @@ for minor in "${minors[@]}"; do
     else
         printf 'tensorflow-cpu==%s.*\ntf-keras==%s.*\n' "$minor" "$minor" >"$constraints"
     fi
+    # TensorFlow 2.20 requires protobuf>=5.28 with no upper bound, but its graph_io.write_graph (the
+    # Supervisor's, tf-slim's and Estimators' graph.pbtxt) passes float_format to
+    # text_format.MessageToString, which protobuf 7 removed.
+    [ "$minor" != 2.20 ] || echo 'protobuf<7' >>"$constraints"
     echo "==> TensorFlow $minor: $venv"
     [ -x "$venv/bin/python" ] || "$python" -m venv "$venv" || { results+=("TF $minor: venv failed"); status=1; continue; }
     log=$venvs/tf$minor.log
