@@ -155,23 +155,3 @@ def test_tf115_processes_do_not_inherit_tf2_behavior(monkeypatch):
     monkeypatch.setenv("PYTHONPATH", "/somewhere")
     env = tf115_env.clean_env()
     assert "TF2_BEHAVIOR" not in env and "PYTHONPATH" not in env
-
-
-# Found while writing the oracle programs (reported to the upgrade/ owner; the program uses the full names).
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="tf1clip-upgrade converts every use of `mp = tf.contrib.mixed_precision` but leaves the alias line, "
-    "with an ERROR (a `from tensorflow.contrib import mixed_precision` import is removed)",
-)
-def test_a_mixed_precision_module_alias_is_converted_like_an_import():
-    import tf1clip.upgrade
-
-    result = tf1clip.upgrade.upgrade_source(
-        "import tensorflow as tf\n"
-        "mp = tf.contrib.mixed_precision\n"
-        "opt = mp.LossScaleOptimizer(tf.train.GradientDescentOptimizer(0.1), mp.FixedLossScaleManager(128.0))\n"
-    )
-    assert [e.message for e in result.log if e.severity == "ERROR"] == []
-    assert "tf.contrib" not in result.text

@@ -169,7 +169,15 @@ def _converted_elsewhere(edits, node, parent, name, path):
     if edits.engine_converts(path):
         edits.replace(parent, node, path, "so that tf_upgrade_v2 converts it")
         return True
-    return bool(T.MEMBERWISE.get(path)) and defer_binding(edits, node, parent)
+    if T.MEMBERWISE.get(path):
+        return defer_binding(edits, node, parent)
+    return _removable_binding(edits, name, path) and defer_binding(edits, node, parent)
+
+
+def _removable_binding(edits, name, path):
+    """Whether ``name``, read as ``path``, is a contrib module tf1clip does not provide, spelled from ``tf``
+    (``mp = tf.contrib.mixed_precision``): such a binding goes once its alias has no use left."""
+    return path.count(".") == 2 and edits.aliases.get(name.split(".")[0]) == "tf"
 
 
 def _v1_module(edits, node, parent, name, path):

@@ -214,12 +214,15 @@ def _split_import(edits, node, parent, keep, groups):
 
 
 def defer_binding(edits, node, parent):
-    """Defers ``alias = tf.contrib.<memberwise module>`` until its uses are known; False if ``parent`` is not one."""
+    """Defers ``alias = tf.contrib.<module>`` until its uses are known; False if ``parent`` is not one (or
+    ``alias`` is bound elsewhere too, so its uses are not known)."""
+    path = resolve(edits.aliases, dotted(node))
     if (
         not isinstance(parent, ast.Assign)
         or parent.value is not node
         or len(parent.targets) != 1
         or not isinstance(parent.targets[0], ast.Name)
+        or (path not in T.MEMBERWISE and edits.aliases.get(parent.targets[0].id) != path)
     ):
         return False
     edits.pending_bindings.append((parent, parent.targets[0].id, dotted(node)))
@@ -231,13 +234,17 @@ def _still_used(edits, bound):
 
 
 def finish_imports(edits):
-    """Removes a contrib import (and repoints an alias) whose every use was converted; else an ERROR."""
+    """Removes a contrib import or alias binding (or repoints the alias) whose every use was converted; else
+    an ERROR."""
     for assign, bound, name in edits.pending_bindings:
         path = resolve(edits.aliases, name)
         if _still_used(edits, bound):
             edits.add(ERROR, assign.value, contrib_error(name, path))
-            continue
-        edits.replace(assign, assign.value, T.MEMBERWISE[path], "(every use of %s was converted)" % bound)
+        elif path in T.MEMBERWISE:
+            edits.replace(assign, assign.value, T.MEMBERWISE[path], "(every use of %s was converted)" % bound)
+        else:
+            edits.add(INFO, assign, "Removed %r: every use of %s was converted." % ("%s = %s" % (bound, name), bound))
+            _remove(assign, edits.parents[assign])
     for node, parent, alias, path in edits.pending_imports:
         bound = alias.asname or alias.name.split(".")[0]
         statement = ("import " if isinstance(node, ast.Import) else "from %s import " % node.module) + alias.name
@@ -246,13 +253,17 @@ def finish_imports(edits):
             continue
         node.names = [a for a in node.names if a is not alias]
         edits.add(INFO, node, "Removed %r: every use of %s was converted." % (statement, bound))
-        if node.names:
-            continue
-        body = body_of(parent, node)
-        if len(body) > 1:
-            body.remove(node)
-        else:
-            body[0] = ast.copy_location(ast.Pass(), node)
+        if not node.names:
+            _remove(node, parent)
+
+
+def _remove(node, parent):
+    """Removes the statement ``node`` from ``parent`` (a ``pass`` replaces a block's only statement)."""
+    body = body_of(parent, node)
+    if len(body) > 1:
+        body.remove(node)
+    else:
+        body[0] = ast.copy_location(ast.Pass(), node)
 
 
 __all__ = ["rewrite_import", "rewrite_import_from", "defer_binding", "finish_imports"]
