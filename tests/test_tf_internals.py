@@ -143,6 +143,25 @@ def test_tf_export_module_builds_an_estimator_style_exporter():
     assert _tf.version_tuple("2.21.0rc1") == (2, 21)
 
 
+@pytest.mark.parametrize(
+    "tf_version,protobuf_version,warns",
+    [
+        ("2.20.0", "7.36.2", True),
+        ("2.20.1", "7.0.0", True),
+        ("2.20.0", "6.33.6", False),
+        ("2.21.0", "7.36.2", False),
+        ("2.19.1", "5.29.6", False),
+    ],
+)
+def test_protobuf_mismatch_names_the_pair_tensorflow_2_20_cannot_use(tf_version, protobuf_version, warns):
+    message = _tf.protobuf_mismatch(tf_version, protobuf_version)
+    if warns:
+        assert "TensorFlow 2.20 with protobuf %s" % protobuf_version in message
+        assert "pip install 'protobuf<7'" in message
+    else:
+        assert message is None
+
+
 def test_optimizer_subclass_protocol_accessors():
     # Used by tf1clip.contrib.opt's optimizers (v1 Optimizer subclasses).
     with tf.Graph().as_default():

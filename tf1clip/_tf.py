@@ -33,6 +33,35 @@ if version_tuple(tf.__version__) < MIN_TF_VERSION:  # pragma: no cover
     )
 
 
+def protobuf_mismatch(tf_version, protobuf_version):
+    """The warning for a TensorFlow/protobuf pair known to break TF 1 training code, or ``None``.
+
+    TensorFlow 2.20 accepts any protobuf >= 5.28, but its ``write_graph`` (used by ``Supervisor``,
+    ``slim.learning.train``, ``training.train`` and Estimators) passes ``float_format``, which protobuf 7
+    removed.
+    """
+    if version_tuple(tf_version) == (2, 20) and version_tuple(protobuf_version) >= (7, 0):
+        return (
+            "TensorFlow 2.20 with protobuf %s: tf.io.write_graph (Supervisor, slim.learning.train, "
+            'training.train, Estimators) fails with "MessageToString() got an unexpected keyword argument '
+            "'float_format'\". Install protobuf < 7: python3 -m pip install 'protobuf<7'." % protobuf_version
+        )
+    return None
+
+
+def _warn_protobuf_mismatch():
+    import warnings
+
+    from google import protobuf
+
+    message = protobuf_mismatch(tf.__version__, protobuf.__version__)
+    if message:
+        warnings.warn(message, RuntimeWarning, stacklevel=3)
+
+
+_warn_protobuf_mismatch()
+
+
 # --- Non-public TensorFlow symbols (the only place tf1clip reaches them) -------------
 # Each entry: what it is for, the TF versions it was checked on, the public API that
 # would replace it. tests/test_tf_internals.py resolves every entry in PRIVATE_NAMES.
@@ -284,4 +313,4 @@ PRIVATE_INSTANCE_ATTRIBUTES = [
     ("tensorflow.compat.v1.train.SyncReplicasOptimizer", "_local_step"),
 ]
 
-__all__ = ["tf", "MIN_TF_VERSION", "version_tuple"]
+__all__ = ["tf", "MIN_TF_VERSION", "version_tuple", "protobuf_mismatch"]
