@@ -10,7 +10,7 @@ overflow rule has its own test). Run eagerly, with bounded example counts.
 import numpy as np
 import pytest
 import tensorflow as tf
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import tf1clip
@@ -181,14 +181,23 @@ def test_sum_duplicate_indices_keeps_the_dense_gradient(specs):
         np.testing.assert_allclose(got, dense, rtol=RTOL[dtype] * 4, atol=np.abs(v).max() * RTOL[dtype] * 4)
 
 
+def _smallest_measurable_norm(specs):
+    """The smallest clip_norm whose clipped gradients' squares stay normal numbers where they are summed:
+    float32 unless every gradient is float64 (below it, squares flush to zero and the norm of the clipped
+    gradients reads 0, as tf.linalg.global_norm's does)."""
+    present = [s for s in specs if s[0] is not None]
+    return 1e-140 if all(s[2] == "float64" for s in present) else 1e-12
+
+
 @SETTINGS
 @given(gradients(dtype_names=("float32", "float64", "bfloat16")), ratios)
+@example(specs=[(np.float64(-4.1675785543947297e-13), "dense", "float32", None)], ratio=1e-07)
 def test_global_clip_properties(specs, ratio):
     # The clipped global norm is min(norm, clip_norm); every gradient is scaled by
     # the same factor; clipping twice changes nothing more.
     values = [v for v, *_ in specs if v is not None]
     norm = _norm(values)
-    clip_norm = max(norm * ratio, 1e-30)
+    clip_norm = max(norm * ratio, _smallest_measurable_norm(specs))
     once, _ = tf1clip.clip_by_global_norm(_pairs(specs), clip_norm)
     twice, _ = tf1clip.clip_by_global_norm(once, clip_norm)
     tol = max(RTOL[s[2]] for s in specs if s[0] is not None) if values else 0
