@@ -28,7 +28,8 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def _run_once(steps, warmup):
+def build(session_config=None):
+    """``(regressor, input_fn)``: the timed model and its input, with checkpoints and summaries off."""
     os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
     import numpy as np
     import tensorflow as tf
@@ -41,22 +42,9 @@ def _run_once(steps, warmup):
     rng = np.random.RandomState(0)
     x = rng.randn(128, 16).astype(np.float32)
     y = (x @ rng.randn(16, 1)).astype(np.float32)
-
-    class Timer(v1.train.SessionRunHook):
-        def __init__(self):
-            self.count, self.began, self.ended = 0, None, None
-
-        def after_run(self, run_context, run_values):
-            self.count += 1
-            if self.count == warmup:
-                self.began = time.perf_counter()
-            elif self.count == warmup + steps:
-                self.ended = time.perf_counter()
-
-    session = v1.ConfigProto(intra_op_parallelism_threads=1, inter_op_parallelism_threads=1)
     config = est.RunConfig(
         tf_random_seed=1,
-        session_config=session,
+        session_config=session_config,
         save_checkpoints_steps=None,
         save_checkpoints_secs=None,
         save_summary_steps=None,
@@ -69,8 +57,35 @@ def _run_once(steps, warmup):
         optimizer=tf1clip.clip_gradients_by_norm(v1.train.AdamOptimizer(0.001), 1.0),
         config=config,
     )
+    return regressor, lambda: tf.data.Dataset.from_tensors(({"x": x}, y)).repeat()
+
+
+def one_thread_config():
+    """A session config with intra- and inter-op pools of one thread."""
+    import tensorflow as tf
+
+    return tf.compat.v1.ConfigProto(intra_op_parallelism_threads=1, inter_op_parallelism_threads=1)
+
+
+def _run_once(steps, warmup):
+    import tensorflow as tf
+
+    v1 = tf.compat.v1
+
+    class Timer(v1.train.SessionRunHook):
+        def __init__(self):
+            self.count, self.began, self.ended = 0, None, None
+
+        def after_run(self, run_context, run_values):
+            self.count += 1
+            if self.count == warmup:
+                self.began = time.perf_counter()
+            elif self.count == warmup + steps:
+                self.ended = time.perf_counter()
+
+    regressor, input_fn = build(one_thread_config())
     timer = Timer()
-    regressor.train(lambda: tf.data.Dataset.from_tensors(({"x": x}, y)).repeat(), steps=warmup + steps, hooks=[timer])
+    regressor.train(input_fn, steps=warmup + steps, hooks=[timer])
     estimator_version = "native" if tf.__version__.startswith("2.15.") else "tf1clip.estimator"
     return {
         "python": "%d.%d.%d" % sys.version_info[:3],
