@@ -513,11 +513,12 @@ def test_training_hooks_see_every_step_and_stop_at_step_hook_stops(tmp_path):
 
     class LossHook(v1.train.SessionRunHook):
         def before_run(self, run_context):
-            graph = v1.get_default_graph()
-            return v1.train.SessionRunArgs([graph.get_tensor_by_name("loss:0"), v1.train.get_global_step()])
+            return v1.train.SessionRunArgs(v1.get_default_graph().get_tensor_by_name("loss:0"))
 
         def after_run(self, run_context, run_values):
-            seen.append((int(run_values.results[1]), float(run_values.results[0])))
+            # The step the run reached, read after it: a read fetched in the same run races its increment.
+            step = run_context.session.run(v1.train.get_global_step())
+            seen.append((int(step), float(run_values.results)))
 
     def model_fn(features, labels, mode):
         w = v1.get_variable("w", initializer=tf.constant(W0))
@@ -528,7 +529,7 @@ def test_training_hooks_see_every_step_and_stop_at_step_hook_stops(tmp_path):
     estimator = est.Estimator(model_fn, model_dir=str(tmp_path), config=_config())
     repeated = lambda: tf.data.Dataset.from_tensors(({"x": X}, Y)).repeat()
     estimator.train(repeated, hooks=[LossHook(), v1.train.StopAtStepHook(last_step=3)])
-    assert [step for step, _ in seen] == [0, 1, 2]
+    assert [step for step, _ in seen] == [1, 2, 3]
     expected = [_mse(*params) for params in _adam_trajectory(2, 0.1, 1.0)]
     np.testing.assert_allclose([loss for _, loss in seen], expected, rtol=1e-5)
     assert estimator.get_variable_value("global_step") == 3
