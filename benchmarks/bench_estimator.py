@@ -7,13 +7,20 @@ Run from the repository root::
 
 The same model in every interpreter: a canned ``DNNRegressor`` (hidden units 64, 64, on 16 numeric
 features) whose Adam optimizer is wrapped in ``tf1clip.clip_gradients_by_norm(..., 1.0)``, trained on a
-repeated in-memory batch of 128 rows, with ``tf1clip.estimator`` (on TF 2.15 that is TF 2.15's own
-``tf.compat.v1.estimator``). A hook times the steps after ``--warmup`` steps (graph building, the
-first checkpoint and the first runs are left out); checkpoints and summaries are off after step 0.
-Each round runs every interpreter once, in turn, in a fresh process (single-threaded: intra- and
-inter-op threads = 1), and the table gives the median steps/s over the rounds, the ratio of each
-interpreter's median to the first one's, and the same ratio of the fastest runs (on a shared machine the
-fastest run is the least disturbed one).
+repeated in-memory batch of 128 rows. On TF 2.15 it is TF's own ``tf.compat.v1.estimator`` (native; the
+``tf1clip.estimator`` patches are not applied), on TF 2.16+ ``tf1clip.estimator``. A hook times the
+steps after ``--warmup`` steps (graph building, the first checkpoint and the first runs are left out);
+checkpoints and summaries are off after step 0. Each round runs every interpreter once, in turn, in a
+fresh process, and the table gives the median steps/s over the rounds, the ratio of each interpreter's
+median to the first one's, the same ratio of the fastest runs (on a shared machine the fastest run is
+the least disturbed one), and the intra-/inter-op thread counts TensorFlow's runtime had.
+
+``--threads one`` (the default): ``RunConfig(session_config=...)`` with intra- and inter-op pools of
+one thread. On TF 2.x that config alone is not enough: the Estimator starts TF's eager runtime while it
+builds the graph, and the CPU device's intra-op pool is then created with the runtime's counts (one
+thread per core). Natively on TF 2.15 the run therefore also calls ``tf.config.threading`` with the
+same counts, as a TF 2.15 user must; ``tf1clip.estimator`` does that itself (its ``session_threads``
+patch). ``--threads default``: no session config and no thread settings (one thread per core).
 """
 
 import argparse
@@ -28,16 +35,35 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+def estimator_module():
+    """TF 2.15's own ``tf.compat.v1.estimator`` on TF 2.15 (native), ``tf1clip.estimator`` on TF 2.16+."""
+    import tensorflow as tf
+
+    if tf.__version__.startswith("2.15."):
+        return tf.compat.v1.estimator, "native"
+    from tf1clip import estimator
+
+    return estimator, "tf1clip.estimator"
+
+
 def build(session_config=None):
-    """``(regressor, input_fn)``: the timed model and its input, with checkpoints and summaries off."""
+    """``(regressor, input_fn)``: the timed model and its input, with checkpoints and summaries off.
+
+    Natively on TF 2.15, ``session_config``'s thread counts also go to ``tf.config.threading`` where
+    it can still take them (see the module docstring); ``tf1clip.estimator`` does that itself.
+    """
     os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
     import numpy as np
     import tensorflow as tf
 
     import tf1clip
-    from tf1clip import estimator as est
 
+    est, kind = estimator_module()
     v1 = tf.compat.v1
+    if kind == "native":
+        from tf1clip._estimator_compat import session_threads
+
+        session_threads(session_config)  # what the session_threads patch does in tf1clip.estimator
     v1.logging.set_verbosity(v1.logging.ERROR)
     rng = np.random.RandomState(0)
     x = rng.randn(128, 16).astype(np.float32)
@@ -67,7 +93,7 @@ def one_thread_config():
     return tf.compat.v1.ConfigProto(intra_op_parallelism_threads=1, inter_op_parallelism_threads=1)
 
 
-def _run_once(steps, warmup):
+def _run_once(steps, warmup, threads):
     import tensorflow as tf
 
     v1 = tf.compat.v1
@@ -83,23 +109,26 @@ def _run_once(steps, warmup):
             elif self.count == warmup + steps:
                 self.ended = time.perf_counter()
 
-    regressor, input_fn = build(one_thread_config())
+    regressor, input_fn = build(one_thread_config() if threads == "one" else None)
     timer = Timer()
     regressor.train(input_fn, steps=warmup + steps, hooks=[timer])
-    estimator_version = "native" if tf.__version__.startswith("2.15.") else "tf1clip.estimator"
+    threading_api = tf.config.threading
     return {
         "python": "%d.%d.%d" % sys.version_info[:3],
         "tf": tf.__version__,
-        "estimator": estimator_version,
+        "estimator": estimator_module()[1],
+        "threads": "%d/%d"
+        % (threading_api.get_intra_op_parallelism_threads(), threading_api.get_inter_op_parallelism_threads()),
         "steps_per_s": steps / (timer.ended - timer.began),
     }
 
 
-def _child(python, steps, warmup, timeout):
+def _child(python, steps, warmup, threads, timeout):
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", TF_USE_LEGACY_KERAS="1")
     env["PYTHONPATH"] = os.pathsep.join([ROOT] + [p for p in [os.environ.get("PYTHONPATH")] if p])
     proc = subprocess.run(
-        [python, os.path.abspath(__file__), "--child", "--steps", str(steps), "--warmup", str(warmup)],
+        [python, os.path.abspath(__file__), "--child", "--steps", str(steps), "--warmup", str(warmup)]
+        + ["--threads", threads],
         env=env,
         capture_output=True,
         text=True,
@@ -116,18 +145,19 @@ def main(argv=None):
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--steps", type=int, default=600, help="timed steps per run")
     parser.add_argument("--warmup", type=int, default=100, help="steps before the timing starts")
+    parser.add_argument("--threads", choices=("one", "default"), default="one", help="see the module docstring")
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds per run")
     parser.add_argument("--markdown", action="store_true", help="print a Markdown table")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
-        print(json.dumps(_run_once(args.steps, args.warmup)))
+        print(json.dumps(_run_once(args.steps, args.warmup, args.threads)))
         return 0
     pythons = args.python or [sys.executable]
     runs = {python: [] for python in pythons}
     for _ in range(args.rounds):
         for python in pythons:
-            runs[python].append(_child(python, args.steps, args.warmup, args.timeout))
+            runs[python].append(_child(python, args.steps, args.warmup, args.threads, args.timeout))
     base = statistics.median(r["steps_per_s"] for r in runs[pythons[0]])
     base_best = max(r["steps_per_s"] for r in runs[pythons[0]])
     rows = []
@@ -140,13 +170,23 @@ def main(argv=None):
                 first["tf"],
                 first["python"],
                 first["estimator"],
+                first["threads"],
                 "%.1f" % median,
                 "%.1f-%.1f" % (min(rates), max(rates)),
                 "%.3f" % (median / base),
                 "%.3f" % (max(rates) / base_best),
             )
         )
-    header = ("TensorFlow", "Python", "Estimator", "steps/s (median)", "min-max", "median ratio", "best ratio")
+    header = (
+        "TensorFlow",
+        "Python",
+        "Estimator",
+        "threads",
+        "steps/s (median)",
+        "min-max",
+        "median ratio",
+        "best ratio",
+    )
     if args.markdown:
         print("| " + " | ".join(header) + " |")
         print("|" + "---|" * len(header))

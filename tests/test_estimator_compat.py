@@ -14,6 +14,7 @@ from importlib import metadata
 
 import pytest
 import tensorflow as tf
+from helpers import run_python
 
 from tf1clip import _estimator_compat, _tf
 
@@ -42,7 +43,29 @@ NEEDED = {
     "distribute_estimator_training": lambda: _missing(_estimator_compat.ESTIMATOR_TRAINING),
     "tpu_removed_modules": lambda: all(_missing(name) for name in _estimator_compat.TPU_MODULES),
     "legacy_keras": lambda: _keras_major() != 2,
+    "session_threads": lambda: _graph_building_starts_the_runtime(),
 }
+# patch -> on which TensorFlow it is needed: session_threads restores a TF 1.x behaviour on every TF 2.x.
+EXPECTED = {name: NEW_TF for name in NEEDED}
+EXPECTED["session_threads"] = True
+
+_RUNTIME_PROBE = """
+import tensorflow as tf
+from tensorflow.python.eager import context
+from tensorflow.python.training import training_util
+graph = tf.Graph()
+with graph.as_default():
+    tf.compat.v1.train.get_or_create_global_step()
+    training_util._get_or_create_global_step_read(graph)  # what Estimator.train builds first
+print("runtime started:", context.context()._initialized)
+"""
+
+
+def _graph_building_starts_the_runtime():
+    """Whether building the Estimator's global-step read, in a graph, starts the eager runtime."""
+    out = run_python(_RUNTIME_PROBE)
+    assert "runtime started:" in out, out
+    return "runtime started: True" in out
 
 
 def test_every_patch_has_a_need_check():
@@ -56,10 +79,10 @@ def test_every_patch_has_a_need_check():
 
 @pytest.mark.parametrize("patch", sorted(NEEDED))
 def test_patch_is_still_needed(patch):
-    """Needed on TF 2.16+ (checked 2.16.2, 2.21.0), not on 2.15. Fails when a release changes that."""
-    assert NEEDED[patch]() is NEW_TF, "%s: needed=%s on TensorFlow %s; update tf1clip._estimator_compat" % (
+    """Needed where EXPECTED says (checked 2.15.1, 2.16.2, 2.21.0). Fails when a release changes that."""
+    assert NEEDED[patch]() is EXPECTED[patch], "%s: needed=%s on TensorFlow %s; update tf1clip._estimator_compat" % (
         patch,
-        not NEW_TF,
+        not EXPECTED[patch],
         tf.__version__,
     )
 

@@ -5,7 +5,8 @@ tensorflow-estimator 2.15.0 is pure Python without a TensorFlow pin. On TensorFl
 canned estimators need Keras 2 (tf-keras) as ``tf.keras``. ``PATCHES`` names each fix;
 ``apply()`` runs them once, before tensorflow-estimator is imported, and each patch changes
 something only where the running TensorFlow lacks what it supplies (checked on TF 2.15.1, where
-none applies, 2.16.2 and 2.21.0). The patches add what is missing and replace nothing:
+none applies, 2.16.2 and 2.21.0). These patches add what is missing and replace nothing; the last,
+``session_threads``, restores a TF 1.x behaviour on every TF 2.x:
 
 * ``tf_export_estimator_api``: ``tf_export.ESTIMATOR_API_NAME`` and its ``API_ATTRS`` /
   ``API_ATTRS_V1`` entries (removed in TF 2.16), with TF 2.15's values;
@@ -18,11 +19,22 @@ none applies, 2.16.2 and 2.21.0). The patches add what is missing and replace no
   ``tpu_embedding_gradient`` (removed in TF 2.16/2.17), as stand-ins whose every use raises
   ``NotImplementedError`` (TPUEstimator's TPU embedding and its TPU session hooks);
 * ``legacy_keras``: on TF 2.16+, ``TF_USE_LEGACY_KERAS=1`` unless ``tf.keras`` is already
-  tf-keras (set only when it is unset, and only if ``tf.keras`` has not resolved to Keras 3 yet).
+  tf-keras (set only when it is unset, and only if ``tf.keras`` has not resolved to Keras 3 yet);
+* ``session_threads`` (every TF 2.x, 2.15 included): ``RunConfig(session_config=...)``'s
+  ``intra_op_parallelism_threads`` / ``inter_op_parallelism_threads`` take effect, as on TF 1.x.
+  On TF 2.x, building the training graph (the global step's ``cond``, a control flow v2 function)
+  starts TensorFlow's eager runtime before the Estimator's first Session, and the CPU device's
+  intra-op thread pool is created once per process with the runtime's thread counts (default: one
+  per core): the session's counts were silently ignored. ``train``, ``evaluate``, ``predict`` and the
+  SavedModel exports now first give the runtime the session's nonzero counts, where the runtime has
+  not started and ``tf.config.threading`` has no count of its own (it then holds for the process,
+  as the first session's pool did on TF 1.x). Checked on TF 2.15.1, 2.16.2 and 2.21.0.
 
-A program that never imports ``tf1clip.estimator`` gets none of this.
+The other patches change something only where the running TensorFlow lacks what they supply. A
+program that never imports ``tf1clip.estimator`` gets none of this.
 """
 
+import functools
 import importlib
 import importlib.util
 import os
@@ -228,12 +240,60 @@ def _keras_message(reason: str) -> str:
     )
 
 
+# --- session_threads -----------------------------------------------------------------------------
+
+ESTIMATOR_MODULE = "tensorflow_estimator.python.estimator.estimator"
+SESSION_METHODS = ("train", "evaluate", "predict", "export_saved_model", "experimental_export_all_saved_models")
+
+
+def session_threads(session_config: Any) -> Dict[str, int]:
+    """Gives TF's runtime ``session_config``'s nonzero thread counts while it can take them; returns those set.
+
+    A count is set only where ``tf.config.threading`` reports none (0) and the runtime has not started
+    (``tf.config.threading`` refuses a change after that, and then nothing changes).
+    """
+    threading_api = _tf.tf.config.threading
+    chosen = {}
+    for kind in ("intra_op", "inter_op"):
+        wanted = getattr(session_config, kind + "_parallelism_threads", 0) if session_config is not None else 0
+        if wanted > 0 and getattr(threading_api, "get_%s_parallelism_threads" % kind)() == 0:
+            try:
+                getattr(threading_api, "set_%s_parallelism_threads" % kind)(wanted)
+            except RuntimeError:
+                continue
+            chosen[kind] = wanted
+    return chosen
+
+
+def _with_session_threads(method: Callable[..., Any]) -> Callable[..., Any]:
+    def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
+        session_threads(getattr(self, "_session_config", None))
+        return method(self, *args, **kwargs)
+
+    functools.update_wrapper(wrapper, method)
+    wrapper._tf1clip_session_threads = True  # type: ignore[attr-defined]
+    return wrapper
+
+
+def _patch_session_threads() -> bool:
+    """``session_threads``: the Estimator's graph-building methods first call ``session_threads``."""
+    estimator_class = importlib.import_module(ESTIMATOR_MODULE).Estimator
+    changed = False
+    for name in SESSION_METHODS:
+        method = vars(estimator_class).get(name)
+        if method is not None and not getattr(method, "_tf1clip_session_threads", False):
+            setattr(estimator_class, name, _with_session_threads(method))
+            changed = True
+    return changed
+
+
 # name -> patch; each returns True when it changed something on this TensorFlow.
 PATCHES: Dict[str, Callable[[], bool]] = {
     "tf_export_estimator_api": _patch_tf_export,
     "distribute_estimator_training": _patch_estimator_training,
     "tpu_removed_modules": _patch_tpu_modules,
     "legacy_keras": _patch_legacy_keras,
+    "session_threads": _patch_session_threads,
 }
 
 
