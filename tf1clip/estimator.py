@@ -13,7 +13,9 @@ Importing this module imports TensorFlow and tensorflow-estimator. On TensorFlow
 applies the named patches of ``tf1clip._estimator_compat`` (``PATCHES``): TensorFlow internals that
 tensorflow-estimator imports and TF 2.16 removed, and ``TF_USE_LEGACY_KERAS=1`` (set only if unset,
 before ``tf.keras`` has resolved to Keras 3), which needs tf-keras
-(``python3 -m tf1clip.install_extras legacy-keras``). On TF 2.15 none applies. ``tf.estimator`` and
+(``python3 -m tf1clip.install_extras legacy-keras``). On TF 2.15 none of those applies. On every
+TF 2.x, ``session_threads`` makes ``RunConfig(session_config=...)``'s intra-/inter-op thread counts
+take effect, as on TF 1.x (TF 2.x ignored them: docs/estimator.rst). ``tf.estimator`` and
 ``tf.compat.v1.estimator`` are left as TensorFlow has them: on TF 2.16+ they do not exist, and
 ``tf1clip-upgrade`` writes ``tf1clip.estimator`` instead (docs/estimator.rst).
 
