@@ -5,6 +5,7 @@ import importlib.util
 
 from tf1clip.upgrade._astutil import chains
 from tf1clip.upgrade._astutil import collect_aliases
+from tf1clip.upgrade._astutil import dotted as dotted_name
 from tf1clip.upgrade._astutil import resolve
 from tf1clip.upgrade._tables import ERROR
 from tf1clip.upgrade._tables import ESTIMATOR_INSTALL
@@ -295,6 +296,42 @@ def _estimator_error(uses, log):
     )
 
 
+_THREAD_KEYWORDS = ("intra_op_parallelism_threads", "inter_op_parallelism_threads")
+
+
+def _session_threads_note(tree, scan, tf_alias, target, log):
+    """Logs, at the first ``ConfigProto`` that sets thread counts, that TF 2 may ignore them (adds no code).
+
+    A WARNING where the file builds ``tf.data`` pipelines, or Estimators on the estimator target (TF 2.15's
+    own Estimator, whose graph building starts the runtime); otherwise INFO.
+    """
+    calls = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and (dotted_name(node.func) or "").split(".")[-1] == "ConfigProto"
+        and any(k.arg in _THREAD_KEYWORDS for k in node.keywords)
+    ]
+    if not calls:
+        return
+    data = (tf_alias + ".data.", tf_alias + ".compat.v1.data.")
+    uses_data = any(name.startswith(data) for name, _ in chains(tree))
+    estimator = bool(scan.estimator_uses) or any(u.startswith("tf1clip.estimator") for u in scan.tf1clip_uses)
+    lines = ", ".join(dict.fromkeys(str(getattr(c, "lineno", 0)) for c in calls))
+    message = (
+        "ConfigProto thread counts (line %s): TensorFlow 2 gives a Session its intra-/inter-op thread counts only "
+        "if TensorFlow's runtime has not started before the first Session; building a tf.data function "
+        "(Dataset.map, filter, ...), a control flow v2 tf.cond or tf.while_loop, or running an eager op starts it, "
+        "and the counts are then ignored without a message (one intra-op thread per core). To keep them, call "
+        "tf.config.threading.set_intra_op_parallelism_threads(n) and set_inter_op_parallelism_threads(n) at the "
+        "start of the program." % lines
+    )
+    if estimator and target != "estimator":
+        message += " Estimators: tf1clip.estimator does this with RunConfig(session_config=...)'s counts."
+    severity = WARNING if uses_data or (estimator and target == "estimator") else INFO
+    _log_at(log, severity, calls[0], message)
+
+
 def _tf_import_line(tree, log):
     """``import tensorflow as tf`` where the converted code reads ``tf`` and nothing binds it."""
     use = None
@@ -335,6 +372,7 @@ def finish(text, tree, notebook=False, target="modern", input_names_tf=True):
     log = []
     if scan.estimator_uses and target != "estimator":
         _estimator_error(scan.estimator_uses, log)
+    _session_threads_note(tree, scan, tf_alias or "tf", target, log)
     top = _top_index(body)
     if top == len(body):
         return text, log, []  # only a docstring and __future__ imports
