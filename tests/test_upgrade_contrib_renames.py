@@ -150,6 +150,25 @@ def test_from_tensorflow_import_of_a_tf1_module_becomes_tf_compat_v1(module, asn
     assert namespace[asname or module] is getattr(tf.compat.v1, module)
 
 
+# tf.compat.v1.layers' members load Keras 2, which this process may not have as tf.keras.
+@pytest.mark.parametrize("module", [m for m in V1_FROM_IMPORTS if m != "layers"])
+def test_bare_import_of_a_tf1_module_path_and_its_uses_become_tf_compat_v1(module):
+    """``import tensorflow.gfile`` binds ``tensorflow``; the import and every ``tensorflow.gfile...`` use
+    become ``tensorflow.compat.v1.gfile`` (TF 2 has no ``tensorflow.gfile`` module: the import failed)."""
+    member = sorted(n for n in dir(getattr(tf.compat.v1, module)) if not n.startswith("_"))[0]
+    source = "import tensorflow.%s\n\nm = tensorflow.%s\nx = tensorflow.%s.%s\n" % (module, module, module, member)
+    result = upgrade_source(source, target="modern")
+    assert not [e for e in result.log if e.severity in ("ERROR", "WARNING")], result.log
+    assert result.text.endswith(
+        "import tensorflow.compat.v1.%s\n\nm = tensorflow.compat.v1.%s\nx = tensorflow.compat.v1.%s.%s\n"
+        % (module, module, module, member)
+    ), result.text
+    namespace = {}
+    exec(result.text, namespace)
+    assert namespace["m"] is getattr(tf.compat.v1, module)
+    assert namespace["x"] is getattr(getattr(tf.compat.v1, module), member)
+
+
 def test_from_tensorflow_import_keeps_tf2_names_and_moves_tf1_modules():
     source = "from tensorflow import app, flags, gfile, logging, keras, Variable\n"
     result = upgrade_source(source, target="modern")

@@ -181,7 +181,15 @@ def _removable_binding(edits, name, path):
 
 
 def _v1_module(edits, node, parent, name, path):
-    """``getattr(tf.train, name)``: a TF 1 module object, used bare, becomes its tf.compat.v1 module."""
+    """``getattr(tf.train, name)``: a TF 1 module object, used bare, becomes its tf.compat.v1 module; and
+    ``tensorflow.gfile.X`` (bound by ``import tensorflow.gfile``) becomes ``tensorflow.compat.v1.gfile.X``."""
+    parts = path.split(".")
+    if name.split(".")[0] == "tensorflow" and len(parts) > 1 and parts[1] in T.V1_FROM_IMPORTS:
+        sub, sub_parent = node, parent
+        for _ in range(len(parts) - 2):
+            sub_parent, sub = sub, sub.value
+        edits.replace(sub_parent, sub, "tensorflow.compat.v1." + parts[1])
+        return
     if (
         path.startswith("tf.")
         and path[3:] in T.V1_MODULES

@@ -25,7 +25,7 @@ def rewrite_import(edits, node, parent):
         path = tf_path(alias.name)
         if path is not None and edits.target != "estimator" and _estimator_import(edits, node, parent, alias, path):
             continue
-        if path is not None and alias.asname and _v1_module(path):
+        if path is not None and _v1_module(path):  # without ``as``, the uses are rewritten (rewrite_chain)
             old_import = pasta.dump(node).strip()
             alias.name = tf_module("tf.compat.v1" + path[len("tf") :])
             edits.add(INFO, node, "Changed import from %r to %r" % (old_import, pasta.dump(node).strip()))
