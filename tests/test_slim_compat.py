@@ -114,7 +114,7 @@ def test_slim_submodules():
 @pytest.mark.parametrize(
     "namespace, name",
     [
-        ("layers", "embed_sequence"),
+        ("layers", "sparse_column_with_hash_bucket"),
         ("slim", "dtypes"),
         ("slim", "math_ops"),
         ("metrics", "absolute_import"),

@@ -848,6 +848,8 @@ def test_every_rewrite_target_exists_in_tf1clip_contrib():
         "tf.contrib.layers.OPTIMIZER_SUMMARIES": "tf1clip.contrib.layers.OPTIMIZER_SUMMARIES",
         "tf.contrib.layers.adaptive_clipping_fn": "tf1clip.contrib.layers.adaptive_clipping_fn",
         "tf.contrib.layers.python.layers.optimizers.adaptive_clipping_fn": "tf1clip.contrib.layers.adaptive_clipping_fn",
+        "tf.contrib.layers.embed_sequence": "tf1clip.contrib.layers.embed_sequence",
+        "tf.contrib.layers.python.layers.encoders.embed_sequence": "tf1clip.contrib.layers.embed_sequence",
         "tf.contrib.training.clip_gradient_norms": "tf1clip.contrib.training.clip_gradient_norms",
         "tf.contrib.training.clip_gradient_norms_fn": "tf1clip.contrib.training.clip_gradient_norms_fn",
         "tf.contrib.training.multiply_gradients": "tf1clip.contrib.training.multiply_gradients",
@@ -871,6 +873,7 @@ def test_every_rewrite_target_exists_in_tf1clip_contrib():
         "tf.contrib.opt.DelayCompensatedGradientDescentOptimizer",
         "tf.contrib.rnn.LSTMCell",
         "tf.contrib.layers.python.layers.feature_column",
+        "tf.contrib.layers.python.layers.encoders.bow_encoder",
         "tf.contrib.quantize",
     ):
         assert _routes.supported(missing) is None, missing

@@ -65,8 +65,9 @@ OWN = {
     "tf.contrib.framework": ("tf1clip.contrib.framework", ("get_global_step", "get_or_create_global_step")),
     "tf.contrib.layers": (
         "tf1clip.contrib.layers",
-        ("OPTIMIZER_CLS_NAMES", "OPTIMIZER_SUMMARIES", "adaptive_clipping_fn", "optimize_loss"),
+        ("OPTIMIZER_CLS_NAMES", "OPTIMIZER_SUMMARIES", "adaptive_clipping_fn", "embed_sequence", "optimize_loss"),
     ),
+    "tf.contrib.layers.python.layers.encoders": ("tf1clip.contrib.layers", ("embed_sequence",)),
     "tf.contrib.layers.python.layers.optimizers": (
         "tf1clip.contrib.layers",
         ("OPTIMIZER_CLS_NAMES", "OPTIMIZER_SUMMARIES", "adaptive_clipping_fn", "optimize_loss"),
