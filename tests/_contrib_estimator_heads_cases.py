@@ -78,12 +78,17 @@ def test_linear_estimator_with_regression_head_matches_numpy(tmp_path):
 def test_dnn_estimator_with_regression_head_matches_numpy(tmp_path):
     """DNNEstimator(regression_head()) from its step-0 checkpoint on, against a hand-written MLP on the mean loss."""
     estimator = est.DNNEstimator(
-        ce.regression_head(), [4], COLUMNS, model_dir=str(tmp_path), optimizer=_clipped_sgd(0.1, 0.5), config=_config()
+        ce.regression_head(),
+        [4],
+        COLUMNS,
+        model_dir=str(tmp_path),
+        optimizer=_clipped_sgd(0.01, 30.0),
+        config=_config(),
     )
     estimator.train(_constant_input_fn(), steps=3)
     initial = [tf.train.load_variable(str(tmp_path / "model.ckpt-0"), n) for n in DNN_NAMES]
-    expected, norms = _mlp_reference(initial, 3, 0.1, 0.5, "squared", mean=True)
-    assert norms[0] > 0.5
+    expected, norms = _mlp_reference(initial, 3, 0.01, 30.0, "squared", mean=True)
+    assert norms[0] > 30.0 > norms[-1]  # clipped, then not: the loss's scale shows
     for got, want in zip(_values(estimator, DNN_NAMES), expected):
         np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-6)
 
