@@ -96,8 +96,8 @@ def test_linear_regressor_matches_numpy(tmp_path):
     assert estimator.get_variable_value("global_step") == 4
 
 
-def _mlp_reference(params, steps, lr, clip_norm, loss):
-    """SGD with global-norm clipping on relu(x W1 + b1) W2 + b2, loss summed over the batch."""
+def _mlp_reference(params, steps, lr, clip_norm, loss, mean=False):
+    """SGD with global-norm clipping on relu(x W1 + b1) W2 + b2, loss summed (``mean``: averaged) over the batch."""
     w1, b1, w2, b2 = [p.astype(np.float64) for p in params]
     pre_norms = []
     for _ in range(steps):
@@ -110,6 +110,8 @@ def _mlp_reference(params, steps, lr, clip_norm, loss):
             p = np.exp(out - out.max(axis=1, keepdims=True))
             p /= p.sum(axis=1, keepdims=True)
             d_out = p - np.eye(out.shape[1])[LABELS.ravel()]
+        if mean:
+            d_out = d_out / len(X)
         dz = (d_out @ w2.T) * (z > 0)
         grads, norm = _clip([X.T @ dz, dz.sum(0), h.T @ d_out, d_out.sum(0)], clip_norm)
         pre_norms.append(norm)

@@ -1,11 +1,14 @@
 """Shared test helpers."""
 
+import ast
 import os
 import subprocess
 import sys
 import textwrap
+import xml.etree.ElementTree as ElementTree
 
 import numpy as np
+import pytest
 import tensorflow as tf
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -46,3 +49,54 @@ def evaluate(sess, grads):
 
 def np_global_norm(arrays):
     return float(np.sqrt(sum(np.sum(np.square(np.asarray(a, np.float64))) for a in arrays)))
+
+
+def case_names(cases):
+    """The ``test_*`` functions of the test module ``cases`` (a path)."""
+    with open(cases) as f:
+        tree = ast.parse(f.read())
+    return [n.name for n in tree.body if isinstance(n, ast.FunctionDef) and n.name.startswith("test_")]
+
+
+def run_cases(cases, report):
+    """Runs the test module ``cases`` with pytest in a fresh interpreter with ``TF_USE_LEGACY_KERAS=1``
+    (Keras 2 for the canned Estimators) and returns ``{test name: (outcome, text)}`` from its JUnit ``report``."""
+    env = dict(
+        os.environ,
+        TF_CPP_MIN_LOG_LEVEL="2",
+        TF_USE_LEGACY_KERAS="1",
+        PYTHONPATH=os.pathsep.join([ROOT, os.environ.get("PYTHONPATH", "")]),
+    )
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", cases, "-q", "-p", "no:cacheprovider", "--junitxml", report],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    if not os.path.exists(report):
+        pytest.fail("%s did not run:\n%s" % (cases, (proc.stdout + proc.stderr)[-5000:]), pytrace=False)
+    outcomes = {}
+    for case in ElementTree.parse(report).iter("testcase"):
+        outcome = ("passed", "")
+        for child in case:
+            if child.tag in ("failure", "error"):
+                outcome = ("failed", (child.get("message", "") + "\n" + (child.text or ""))[-5000:])
+                break
+            if child.tag == "skipped":
+                outcome = ("skipped", child.get("message", ""))
+        outcomes[case.get("name", "")] = outcome
+    return outcomes
+
+
+def report_case(results, case):
+    """Passes, fails or skips as the subprocess's ``case`` (and its parametrizations) did."""
+    mine = {name: outcome for name, outcome in results.items() if name == case or name.startswith(case + "[")}
+    assert mine, "%s did not run in the subprocess" % case
+    failed = {name: text for name, (kind, text) in mine.items() if kind == "failed"}
+    if failed:
+        pytest.fail("\n\n".join("%s:\n%s" % item for item in sorted(failed.items())), pytrace=False)
+    skipped = sorted(text for kind, text in mine.values() if kind == "skipped")
+    if skipped:
+        pytest.skip(skipped[0])

@@ -14,6 +14,7 @@ import ast
 import pytest
 import tensorflow as tf
 
+import tf1clip.contrib.estimator
 from tf1clip.upgrade import upgrade_source
 
 pytestmark = [
@@ -223,3 +224,41 @@ def test_imports_from_a_tf1_module_path_become_tf_compat_v1(source, converted, b
         for part in v1_path.split("."):
             expected = getattr(expected, part)
         assert namespace[name] is expected, (name, v1_path)
+
+
+# Every head tf1clip.contrib.estimator has (its __all__ but the optimizer decorator).
+CONTRIB_HEADS = [name for name in tf1clip.contrib.estimator.__all__ if name.endswith("_head")]
+CONTRIB_ESTIMATORS = ["DNNEstimator", "DNNLinearCombinedEstimator", "LinearEstimator"]
+
+
+@pytest.mark.parametrize("target", ["modern", "estimator"])
+@pytest.mark.parametrize("spelling", sorted(_spellings("estimator", ())))
+def test_contrib_estimator_heads_and_estimators_convert_in_every_spelling(spelling, target):
+    """tf.contrib.estimator's heads become tf1clip.contrib.estimator's (on both targets); its head-taking
+    Estimators become the v1 API's: tf1clip.estimator.X (modern), tf.compat.v1.estimator.X (estimator)."""
+    members = CONTRIB_HEADS + CONTRIB_ESTIMATORS
+    header, prefix = _spellings("estimator", members)[spelling]
+    uses = "".join("u_%s = %s%s\n" % (name, prefix, name) for name in members)
+    result = upgrade_source("import tensorflow as tf\n" + header + uses, target=target)
+    assert not [e for e in result.log if e.severity == "ERROR"], (result.log, result.text)
+    assert "tensorflow.contrib" not in result.text and "tf.contrib" not in result.text, result.text
+    tree = ast.parse(result.text)
+    got = {
+        n.targets[0].id[2:]: ast.unparse(n.value)
+        for n in tree.body
+        if isinstance(n, ast.Assign) and isinstance(n.targets[0], ast.Name) and n.targets[0].id.startswith("u_")
+    }
+    home = "tf1clip.estimator." if target == "modern" else "tf.compat.v1.estimator."
+    assert {name: got[name] for name in CONTRIB_ESTIMATORS} == {name: home + name for name in CONTRIB_ESTIMATORS}
+    imports = [
+        n
+        for n in tree.body
+        if isinstance(n, ast.ImportFrom)
+        and (n.module or "").startswith("tf1clip.contrib")
+        or isinstance(n, ast.Import)
+        and n.names[0].name == "tf1clip.contrib"
+    ]
+    namespace: dict = {}
+    exec(compile(ast.Module(body=imports, type_ignores=[]), "<converted>", "exec"), namespace)
+    for name in CONTRIB_HEADS:
+        assert eval(got[name], namespace) is getattr(tf1clip.contrib.estimator, name), (name, result.text)

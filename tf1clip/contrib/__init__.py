@@ -5,7 +5,9 @@ keep TensorFlow 1.15's signatures, defaults, variable names, summary tags and
 numbers on ``tf.compat.v1`` graphs and Sessions, with contrib's outright bugs
 fixed (docs/contrib.rst):
 
-* ``estimator.clip_gradients_by_norm`` (GLOBAL norm)
+* ``estimator.clip_gradients_by_norm`` (GLOBAL norm); ``estimator``'s heads (``regression_head``,
+  ``multi_class_head``, ``multi_label_head``, ``multi_head``, ...) for ``tf1clip.estimator``'s
+  ``DNNEstimator``, ``LinearEstimator`` and ``DNNLinearCombinedEstimator`` (docs/estimator.rst)
 * ``layers.optimize_loss``, ``layers.adaptive_clipping_fn``,
   ``layers.OPTIMIZER_CLS_NAMES``, ``layers.OPTIMIZER_SUMMARIES``
 * ``training.clip_gradient_norms`` (per tensor), ``clip_gradient_norms_fn``,

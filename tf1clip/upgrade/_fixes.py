@@ -7,6 +7,7 @@ from tf1clip.upgrade._astutil import chains
 from tf1clip.upgrade._astutil import collect_aliases
 from tf1clip.upgrade._astutil import dotted as dotted_name
 from tf1clip.upgrade._astutil import resolve
+from tf1clip.upgrade import _tables as T
 from tf1clip.upgrade._tables import ERROR
 from tf1clip.upgrade._tables import ESTIMATOR_INSTALL
 from tf1clip.upgrade._tables import INFO
@@ -52,7 +53,7 @@ _TF1CLIP_KERAS2 = (
     "tf1clip.contrib.legacy_seq2seq",
     "tf1clip.contrib.cudnn_rnn",
     "tf1clip.estimator",
-)
+) + tuple("tf1clip.contrib.estimator." + name for name in T.CONTRIB_ESTIMATOR_HEADS)
 _MODE_CALLS = ("disable_eager_execution", "disable_v2_behavior", "enable_eager_execution")
 _LEGACY_KERAS_VAR = "TF_USE_LEGACY_KERAS"
 _NOTEBOOK_NEWLINE = "###==="  # how tensorflow.tools.compatibility.ipynb encodes a newline in a line

@@ -52,6 +52,9 @@ def rewrite_estimator(edits, node, parent, name, path):
         if member in T.CONTRIB_ESTIMATOR:
             edits.replace(parent, node, T.CONTRIB_ESTIMATOR[member])
             return True
+        if member in T.CONTRIB_ESTIMATOR_V1:
+            edits.replace(parent, node, "tf.compat.v1.estimator." + member)
+            return True
         return False
     if not path.startswith("tf.estimator."):
         return False
@@ -69,10 +72,11 @@ def _to_tf1clip_estimator(edits, node, parent, name, path):
     """``tf.estimator.X`` (TF 1's, the v1 API) and ``tf.contrib.estimator``'s moved members ->
     ``tf1clip.estimator.X``, which is that API on every supported TensorFlow."""
     if path.startswith("tf.contrib.estimator."):
-        moved = T.CONTRIB_ESTIMATOR.get(path[len("tf.contrib.estimator.") :])
-        if moved is None:
+        member = path[len("tf.contrib.estimator.") :]
+        moved = T.CONTRIB_ESTIMATOR.get(member)
+        if moved is None and member not in T.CONTRIB_ESTIMATOR_V1:
             return False
-        edits.replace(parent, node, T.TF1CLIP_ESTIMATOR + moved[len("tf.estimator") :])
+        edits.replace(parent, node, T.TF1CLIP_ESTIMATOR + (moved[len("tf.estimator") :] if moved else "." + member))
         return True
     for prefix in T.ESTIMATOR_PREFIXES:
         if path == prefix or path.startswith(prefix + "."):

@@ -54,6 +54,17 @@ _OPT1_NAMES = (
 )
 # end opt1 names
 
+# tf.contrib.estimator's heads, which tf1clip.contrib.estimator re-creates (they need tensorflow-estimator).
+CONTRIB_ESTIMATOR_HEADS = (
+    "binary_classification_head",
+    "logistic_regression_head",
+    "multi_class_head",
+    "multi_head",
+    "multi_label_head",
+    "poisson_regression_head",
+    "regression_head",
+)
+
 # tf1clip's own contrib drop-ins: contrib module (as tf_upgrade_v2 spells it) -> (tf1clip
 # module, the members tf1clip itself implements). tests/test_upgrade_rules.py checks each exists.
 OWN = {
@@ -61,7 +72,7 @@ OWN = {
         "tf1clip.contrib",
         ("cudnn_rnn", "estimator", "framework", "layers", "legacy_seq2seq", "opt", "rnn", "slim", "training"),
     ),
-    "tf.contrib.estimator": ("tf1clip.contrib.estimator", ("clip_gradients_by_norm",)),
+    "tf.contrib.estimator": ("tf1clip.contrib.estimator", ("clip_gradients_by_norm",) + CONTRIB_ESTIMATOR_HEADS),
     "tf.contrib.framework": ("tf1clip.contrib.framework", ("get_global_step", "get_or_create_global_step")),
     "tf.contrib.layers": (
         "tf1clip.contrib.layers",
@@ -584,3 +595,7 @@ CONTRIB_ESTIMATOR = {
     "make_early_stopping_hook": "tf.estimator.experimental.make_early_stopping_hook",
     "InMemoryEvaluatorHook": "tf.estimator.experimental.InMemoryEvaluatorHook",
 }
+
+# tf.contrib.estimator's head-taking Estimators (TF 1.13 moved them to tf.estimator): tf1clip.estimator.X on the
+# modern target, tf.compat.v1.estimator.X on the estimator target (TF 2's tf.estimator.X takes a v2 head).
+CONTRIB_ESTIMATOR_V1 = ("DNNEstimator", "DNNLinearCombinedEstimator", "LinearEstimator")
