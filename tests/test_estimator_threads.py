@@ -54,10 +54,15 @@ regressor = est.LinearRegressor(
 x = np.array([[1.0, 2.0], [3.0, -1.0]], np.float32)
 y = np.array([[3.0], [-2.0]], np.float32)
 input_fn = lambda: ({"x": tf.constant(x)}, tf.constant(y))
-if case == "user-intra-2":
-    regressor.evaluate(input_fn, steps=1, hooks=[AtSession()])
-else:
-    regressor.train(input_fn, steps=3, hooks=[AtSession()])
+import warnings
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always", RuntimeWarning)
+    if case == "user-intra-2":
+        regressor.evaluate(input_fn, steps=1, hooks=[AtSession()])
+    else:
+        regressor.train(input_fn, steps=3, hooks=[AtSession()])
+        regressor.train(input_fn, steps=1)
+seen["warnings"] = [str(w.message) for w in caught if "session_config asks" in str(w.message)]
 seen["loss"] = float(regressor.evaluate(input_fn, steps=1)["loss"])
 seen["after"] = [tf.config.threading.get_intra_op_parallelism_threads(),
                  tf.config.threading.get_inter_op_parallelism_threads()]
@@ -92,10 +97,22 @@ def test_a_count_set_with_tf_config_threading_is_kept():
     assert out["at_session"] == [2, 5] and out["after"] == [2, 5]
 
 
-def test_a_started_runtime_is_left_as_it_is_and_training_goes_on():
+def test_a_started_runtime_is_left_as_it_is_with_a_warning_and_training_goes_on():
     out = _run("runtime-started")
     assert out["at_session"] == [0, 0] and out["after"] == [0, 0]
     assert out["loss"] >= 0.0
+    assert out["warnings"] == [  # once per count, though train ran twice
+        "The Estimator's session_config asks for %s_parallelism_threads=%d, but TensorFlow's runtime started "
+        "before the Estimator built its graph, so its thread pools keep their own counts (one thread per core "
+        "unless set): call tf.config.threading.set_%s_parallelism_threads(%d) at the start of the program."
+        % (kind, count, kind, count)
+        for kind, count in (("intra_op", 3), ("inter_op", 5))
+    ]
+
+
+@pytest.mark.parametrize("case", ["patched", "user-intra-2", "unpatched"])
+def test_no_warning_where_the_counts_hold_or_were_chosen(case):
+    assert _run(case)["warnings"] == []
 
 
 def test_session_threads_sets_nothing_without_counts_or_after_the_runtime_started():
@@ -107,8 +124,9 @@ def test_session_threads_sets_nothing_without_counts_or_after_the_runtime_starte
         tf.config.threading.get_intra_op_parallelism_threads(),
         tf.config.threading.get_inter_op_parallelism_threads(),
     )
-    if before == (0, 0):
-        assert _estimator_compat.session_threads(config) == {}
+    if before == (0, 0) and not {"TF_NUM_INTRAOP_THREADS", "TF_NUM_INTEROP_THREADS"} & set(os.environ):
+        with pytest.warns(RuntimeWarning, match="TensorFlow's runtime started before the Estimator built its graph"):
+            assert _estimator_compat.session_threads(config) == {}
     assert (
         tf.config.threading.get_intra_op_parallelism_threads(),
         tf.config.threading.get_inter_op_parallelism_threads(),

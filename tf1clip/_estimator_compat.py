@@ -41,6 +41,7 @@ import os
 import sys
 import threading
 import types
+import warnings
 from typing import Any, Callable, Dict, List, Optional
 
 from tf1clip import _tf
@@ -246,11 +247,17 @@ ESTIMATOR_MODULE = "tensorflow_estimator.python.estimator.estimator"
 SESSION_METHODS = ("train", "evaluate", "predict", "export_saved_model", "experimental_export_all_saved_models")
 
 
+_THREAD_VARS = {"intra_op": "TF_NUM_INTRAOP_THREADS", "inter_op": "TF_NUM_INTEROP_THREADS"}
+_threads_warned: set = set()
+
+
 def session_threads(session_config: Any) -> Dict[str, int]:
     """Gives TF's runtime ``session_config``'s nonzero thread counts while it can take them; returns those set.
 
     A count is set only where ``tf.config.threading`` reports none (0) and the runtime has not started
-    (``tf.config.threading`` refuses a change after that, and then nothing changes).
+    (``tf.config.threading`` refuses a change after that, and then nothing changes). Where the runtime
+    has started, a ``RuntimeWarning`` says so, once per count (not when ``TF_NUM_INTRAOP_THREADS`` /
+    ``TF_NUM_INTEROP_THREADS`` sets it).
     """
     threading_api = _tf.tf.config.threading
     chosen = {}
@@ -260,9 +267,24 @@ def session_threads(session_config: Any) -> Dict[str, int]:
             try:
                 getattr(threading_api, "set_%s_parallelism_threads" % kind)(wanted)
             except RuntimeError:
+                _warn_started(kind, wanted)
                 continue
             chosen[kind] = wanted
     return chosen
+
+
+def _warn_started(kind: str, wanted: int) -> None:
+    if _THREAD_VARS[kind] in os.environ or (kind, wanted) in _threads_warned:
+        return
+    _threads_warned.add((kind, wanted))
+    warnings.warn(
+        "The Estimator's session_config asks for %s_parallelism_threads=%d, but TensorFlow's runtime started "
+        "before the Estimator built its graph, so its thread pools keep their own counts (one thread per core "
+        "unless set): call tf.config.threading.set_%s_parallelism_threads(%d) at the start of the program."
+        % (kind, wanted, kind, wanted),
+        RuntimeWarning,
+        stacklevel=4,
+    )
 
 
 def _with_session_threads(method: Callable[..., Any]) -> Callable[..., Any]:
