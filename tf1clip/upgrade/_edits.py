@@ -44,6 +44,13 @@ class FileEdits:
         self.parents[new_node] = parent
         self.add(INFO, node, ("Renamed %r to %r %s" % (dotted(node), new_name, why)).strip())
 
+    def replace_prefix(self, parent, node, kept, new_name):
+        """Replaces the chain ``node`` but its last ``kept`` attributes by ``new_name`` (``a.b.c`` with ``kept=1``
+        and ``x.y`` gives ``x.y.c``), and logs it."""
+        for _ in range(kept):
+            parent, node = node, node.value
+        self.replace(parent, node, new_name)
+
     def note_extra(self, node, extra):
         """Logs, once per file and extra, that names of tf-slim or TF-GAN were routed (the report lists such files)."""
         if extra in self._noted:

@@ -103,7 +103,7 @@ class _Scan:
 
     def __init__(self, tree, tf_alias):
         self.graph_use = self.keras_v1_use = self.keras_use = None
-        self.mode_call = False
+        self.mode_call = self.data_use = False
         self.tf1clip_uses, self.estimator_uses = [], []
         self._tree, self._statements = tree, None
         aliases = collect_aliases(tree, "tf1clip", "tf1clip")
@@ -138,6 +138,8 @@ class _Scan:
             self.keras_v1_use = (dotted, node)
         if self.keras_use is None and head == "keras":
             self.keras_use = (dotted, node)
+        if head == "data":
+            self.data_use = True
         if head == "estimator" or rest.startswith("compat.v2.estimator"):
             self.estimator_uses.append((dotted, node if hasattr(node, "lineno") else self._statement_of(node)))
 
@@ -300,7 +302,7 @@ def _estimator_error(uses, log):
 _THREAD_KEYWORDS = ("intra_op_parallelism_threads", "inter_op_parallelism_threads")
 
 
-def _session_threads_note(tree, scan, tf_alias, target, log):
+def _session_threads_note(tree, scan, target, log):
     """Logs, at the first ``ConfigProto`` that sets thread counts, that TF 2 may ignore them (adds no code).
 
     A WARNING where the file builds ``tf.data`` pipelines, or Estimators on the estimator target (TF 2.15's
@@ -315,8 +317,6 @@ def _session_threads_note(tree, scan, tf_alias, target, log):
     ]
     if not calls:
         return
-    data = (tf_alias + ".data.", tf_alias + ".compat.v1.data.")
-    uses_data = any(name.startswith(data) for name, _ in chains(tree))
     estimator = bool(scan.estimator_uses) or any(u.startswith("tf1clip.estimator") for u in scan.tf1clip_uses)
     lines = ", ".join(dict.fromkeys(str(getattr(c, "lineno", 0)) for c in calls))
     message = (
@@ -329,7 +329,7 @@ def _session_threads_note(tree, scan, tf_alias, target, log):
     )
     if estimator and target != "estimator":
         message += " Estimators: tf1clip.estimator does this with RunConfig(session_config=...)'s counts."
-    severity = WARNING if uses_data or (estimator and target == "estimator") else INFO
+    severity = WARNING if scan.data_use or (estimator and target == "estimator") else INFO
     _log_at(log, severity, calls[0], message)
 
 
@@ -373,7 +373,7 @@ def finish(text, tree, notebook=False, target="modern", input_names_tf=True):
     log = []
     if scan.estimator_uses and target != "estimator":
         _estimator_error(scan.estimator_uses, log)
-    _session_threads_note(tree, scan, tf_alias or "tf", target, log)
+    _session_threads_note(tree, scan, target, log)
     top = _top_index(body)
     if top == len(body):
         return text, log, []  # only a docstring and __future__ imports

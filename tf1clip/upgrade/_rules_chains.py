@@ -149,10 +149,7 @@ def _provided(edits, node, parent, name, path):
     if length == len(path.split(".")) and is_module(path) and not _module_use_ok(edits, node, path):
         edits.count_unconverted(root)
         return
-    sub, sub_parent = node, parent
-    for _ in range(len(path.split(".")) - length):
-        sub_parent, sub = sub, sub.value
-    edits.replace(sub_parent, sub, target)
+    edits.replace_prefix(parent, node, len(path.split(".")) - length, target)
 
 
 def _converted_elsewhere(edits, node, parent, name, path):
@@ -185,10 +182,7 @@ def _v1_module(edits, node, parent, name, path):
     ``tensorflow.gfile.X`` (bound by ``import tensorflow.gfile``) becomes ``tensorflow.compat.v1.gfile.X``."""
     parts = path.split(".")
     if name.split(".")[0] == "tensorflow" and len(parts) > 1 and parts[1] in T.V1_FROM_IMPORTS:
-        sub, sub_parent = node, parent
-        for _ in range(len(parts) - 2):
-            sub_parent, sub = sub, sub.value
-        edits.replace(sub_parent, sub, "tensorflow.compat.v1." + parts[1])
+        edits.replace_prefix(parent, node, len(parts) - 2, "tensorflow.compat.v1." + parts[1])
         return
     if (
         path.startswith("tf.")
@@ -209,11 +203,7 @@ def _prefix_rename(edits, node, parent, name, path):
         if path == old or path.startswith(old + "."):
             if edits.aliases.get(name.split(".")[0], "").startswith(old):
                 return True  # the alias's binding is renamed
-            depth = len(path.split(".")) - len(old.split("."))
-            sub, sub_parent = node, parent
-            for _ in range(depth):
-                sub_parent, sub = sub, sub.value
-            edits.replace(sub_parent, sub, new)
+            edits.replace_prefix(parent, node, len(path.split(".")) - len(old.split(".")), new)
             return True
     return False
 

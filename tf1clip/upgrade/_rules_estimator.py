@@ -40,10 +40,7 @@ def rewrite_estimator(edits, node, parent, name, path):
         if len(member) > len(name.split(".")):
             return True  # a name bound to an attribute of the member: the binding is converted
         home = T.TF1CLIP_ESTIMATOR if edits.target != "estimator" else "tf.compat.v1.estimator"
-        sub, sub_parent = node, parent
-        for _ in member[1:]:
-            sub_parent, sub = sub, sub.value
-        edits.replace(sub_parent, sub, home + ".tpu." + member[0])
+        edits.replace_prefix(parent, node, len(member) - 1, home + ".tpu." + member[0])
         return True
     if edits.target != "estimator":
         return _to_tf1clip_estimator(edits, node, parent, name, path)
@@ -82,11 +79,7 @@ def _to_tf1clip_estimator(edits, node, parent, name, path):
         if path == prefix or path.startswith(prefix + "."):
             if _spelled(name) != path or not name.startswith(("tf.", "tensorflow.")):
                 return False  # an alias bound by an import: the import is converted
-            depth = len(path.split(".")) - len(prefix.split("."))
-            sub, sub_parent = node, parent
-            for _ in range(depth):
-                sub_parent, sub = sub, sub.value
-            edits.replace(sub_parent, sub, T.TF1CLIP_ESTIMATOR)
+            edits.replace_prefix(parent, node, len(path.split(".")) - len(prefix.split(".")), T.TF1CLIP_ESTIMATOR)
             return True
     return False
 
