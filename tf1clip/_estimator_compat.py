@@ -245,8 +245,7 @@ def _keras_message(reason: str) -> str:
 
 ESTIMATOR_MODULE = "tensorflow_estimator.python.estimator.estimator"
 SESSION_METHODS = ("train", "evaluate", "predict", "export_saved_model", "experimental_export_all_saved_models")
-
-
+# kind -> the environment variable that sets its count.
 _THREAD_VARS = {"intra_op": "TF_NUM_INTRAOP_THREADS", "inter_op": "TF_NUM_INTEROP_THREADS"}
 _threads_warned: set = set()
 
@@ -261,7 +260,7 @@ def session_threads(session_config: Any) -> Dict[str, int]:
     """
     threading_api = _tf.tf.config.threading
     chosen = {}
-    for kind in ("intra_op", "inter_op"):
+    for kind in _THREAD_VARS:
         wanted = getattr(session_config, kind + "_parallelism_threads", 0) if session_config is not None else 0
         if wanted > 0 and getattr(threading_api, "get_%s_parallelism_threads" % kind)() == 0:
             try:

@@ -23,6 +23,7 @@ Importing this module needs only TensorFlow; the heads and Estimators import ``t
 
 from typing import Any, List
 
+from tf1clip._tf import tf
 from tf1clip.optimizer import clip_gradients_by_norm
 
 SUM_OVER_BATCH_SIZE = "weighted_sum_over_batch_size"  # tf.compat.v1.losses.Reduction.SUM_OVER_BATCH_SIZE
@@ -86,7 +87,6 @@ def poisson_regression_head(
 
     ``compute_full_loss`` adds the Stirling approximation of ``log(labels!)``.
     """
-    import tensorflow as tf
 
     def poisson_loss(labels, logits):
         return tf.nn.log_poisson_loss(targets=labels, log_input=logits, compute_full_loss=compute_full_loss)
@@ -107,8 +107,6 @@ def logistic_regression_head(weight_column=None, loss_reduction=SUM_OVER_BATCH_S
     Unlike ``binary_classification_head``: no ``label_vocabulary``, regression metrics, predictions
     ``logits`` and ``predictions`` (the sigmoid) only, and a ``RegressionOutput`` export by default.
     """
-    import tensorflow as tf
-
     heads = _heads("logistic_regression_head")
 
     def logistic_loss(labels, logits):
@@ -198,8 +196,6 @@ def multi_label_head(
     heads = _heads("multi_label_head")
     if loss_fn:
         heads.validate_loss_fn_args(loss_fn)
-    import tensorflow as tf
-
     if (
         loss_reduction not in tf.compat.v1.losses.Reduction.all()
         or loss_reduction == tf.compat.v1.losses.Reduction.NONE
