@@ -51,6 +51,14 @@ def np_global_norm(arrays):
     return float(np.sqrt(sum(np.sum(np.square(np.asarray(a, np.float64))) for a in arrays)))
 
 
+def skip_without_estimator(missing):
+    """Skips the test, ``missing`` saying why tf1clip.estimator is not there; fails instead under
+    ``TF1CLIP_REQUIRE_ESTIMATOR=1`` (CI)."""
+    if os.environ.get("TF1CLIP_REQUIRE_ESTIMATOR") == "1":
+        pytest.fail(missing + ", and TF1CLIP_REQUIRE_ESTIMATOR=1", pytrace=False)
+    pytest.skip(missing)
+
+
 def case_names(cases):
     """The ``test_*`` functions of the test module ``cases`` (a path)."""
     with open(cases) as f:

@@ -14,6 +14,7 @@ import os
 import pytest
 import tensorflow as tf
 from helpers import run_python
+from helpers import skip_without_estimator
 
 from tf1clip import _estimator_compat
 
@@ -73,9 +74,7 @@ print(json.dumps(seen))
 def _run(case):
     out = json.loads(run_python("import sys; sys.argv[1:] = [%r]\n" % case + PROGRAM).splitlines()[-1])
     if "missing" in out:
-        if os.environ.get("TF1CLIP_REQUIRE_ESTIMATOR") == "1":
-            pytest.fail("tf1clip.estimator: %s, and TF1CLIP_REQUIRE_ESTIMATOR=1" % out["missing"], pytrace=False)
-        pytest.skip("tf1clip.estimator is not available: %s" % out["missing"])
+        skip_without_estimator("tf1clip.estimator is not available: %s" % out["missing"])
     return out
 
 
