@@ -125,11 +125,20 @@ def run_task(args):
                     sess.run(train)
                     result["step3"] = state()
             else:
-                # Worker 0 steps first, then worker 1 (each step ends with an exchange).
-                wait_until(lambda: sess.run(global_step) >= worker, args.timeout)
+                # Worker 0 steps first, then worker 1 (each step ends with an exchange). The global step
+                # can be seen incremented before the step's center updates land on the ps, so each worker
+                # also marks, in the shared tmpdir, that its train op has returned.
+                def marker(w):
+                    return os.path.join(args.tmpdir, "ea-stepped-%d" % w)
+
+                def stepped(count):
+                    return sess.run(global_step) >= count and all(os.path.exists(marker(w)) for w in range(count))
+
+                wait_until(lambda: stepped(worker), args.timeout)
                 sess.run(train)
+                open(marker(worker), "w").close()
                 result["mine"] = state()
-                wait_until(lambda: sess.run(global_step) >= NUM_WORKERS, args.timeout)
+                wait_until(lambda: stepped(NUM_WORKERS), args.timeout)
                 result["final"] = state()
                 if is_chief:
                     path = os.path.join(args.tmpdir, "ea")
