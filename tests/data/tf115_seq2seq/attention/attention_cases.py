@@ -211,6 +211,25 @@ def while_loop(tf, M):
     return outs, feed
 
 
+def dynamic_shapes(tf, M):
+    """Memory and decoder inputs with unknown batch and time; fed lengths; no attention layer."""
+    v1 = tf.compat.v1
+    memory = v1.placeholder(tf.float32, [None, None, DM], name="memory")
+    dec = v1.placeholder(tf.float32, [None, None, DI], name="dec")
+    lengths = v1.placeholder(tf.int32, [None], name="lengths")
+    feed = {memory: _inputs(tf, "memory", [B, TM, DM])[1], dec: _inputs(tf, "dec", [B, TD, DI])[1], lengths: [3, 4]}
+    mechs = [
+        M.s2s.BahdanauMonotonicAttention(3, memory, memory_sequence_length=lengths, mode="recursive"),
+        M.s2s.LuongAttention(3, memory, memory_sequence_length=lengths, scale=True),
+    ]
+    cell = M.s2s.AttentionWrapper(v1.nn.rnn_cell.GRUCell(3), mechs, alignment_history=True)
+    init = cell.zero_state(tf.shape(dec)[0], tf.float32)
+    out, st = v1.nn.dynamic_rnn(cell, dec, initial_state=init, dtype=tf.float32)
+    outs = {"out": out}
+    outs.update(_state_outputs(st))
+    return outs, feed
+
+
 def functions(tf, M):
     logits, lv = _inputs(tf, "logits", [B, 5])
     p, pv = _inputs(tf, "p_choose", [B, 5], 0.05, 0.95)
@@ -243,6 +262,7 @@ CASES = [
     "list_of_one",
     "encoder_state",
     "while_loop",
+    "dynamic_shapes",
     "functions",
 ]
 
