@@ -18,6 +18,7 @@ import sys
 
 import numpy as np
 import pytest
+import tensorflow as tf
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -92,6 +93,22 @@ def test_variable_names_are_tf115s():
         "b/attention_wrapper/my_attention/kernel",
     ):
         assert name in names, name
+
+
+def test_initial_values_are_tf115s(actual):
+    """attention_g (Bahdanau: sqrt(1/num_units), Luong: 1), attention_b (0) and attention_score_bias
+    (score_bias_init) start where TF 1.15's did (its checkpoints hold its initial values)."""
+    assert sorted(actual["initial"]) == [
+        "bahdanau_monotonic_recursive",
+        "bahdanau_normalize",
+        "luong_monotonic_parallel",
+        "luong_scale",
+    ]
+    for case, values in actual["initial"].items():
+        reader = tf.train.load_checkpoint(os.path.join(DATA, "ckpt", case))
+        assert values, case
+        for name, value in values.items():
+            np.testing.assert_allclose(value, reader.get_tensor(name), rtol=1e-7, err_msg=case + " " + name)
 
 
 def _message(text):
