@@ -1,37 +1,14 @@
-"""``tf.contrib.seq2seq``, re-created with TF 1.15's semantics and variable names (docs/seq2seq.rst).
+"""``tf.contrib.seq2seq``, re-created with TF 1.15's semantics, variable names and errors (docs/seq2seq.rst).
 
-Names resolve on first use (they need Keras 2), so importing ``tf1clip.contrib`` works without it.
+``attention_wrapper``: the attention mechanisms, ``AttentionWrapper`` and ``AttentionWrapperState``, ``hardmax``,
+``safe_cumprod``, ``monotonic_attention``. They need Keras 2 (``tf.compat.v1.layers`` and
+``tf.compat.v1.nn.rnn_cell``): names resolve on first use, so importing ``tf1clip.contrib`` works without it. The
+names and where they come from are ``tf1clip.contrib._manifest``'s.
 """
 
-import importlib
-from typing import Any, List
+from tf1clip.contrib import _manifest
 
-_OWN = {
-    name: "attention_wrapper"
-    for name in (
-        "AttentionMechanism",
-        "AttentionWrapper",
-        "AttentionWrapperState",
-        "BahdanauAttention",
-        "BahdanauMonotonicAttention",
-        "LuongAttention",
-        "LuongMonotonicAttention",
-        "hardmax",
-        "monotonic_attention",
-        "safe_cumprod",
-    )
-}
+__all__ = list(_manifest.names("tf1clip.contrib.seq2seq"))
 
-__all__ = sorted(_OWN)
-
-
-def __getattr__(name: str) -> Any:
-    if name not in _OWN:
-        raise AttributeError("module 'tf1clip.contrib.seq2seq' has no attribute %r" % (name,))
-    value = getattr(importlib.import_module("tf1clip.contrib.seq2seq." + _OWN[name]), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> List[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__ = _manifest.module_getattr("tf1clip.contrib.seq2seq", globals())
+__dir__ = _manifest.module_dir("tf1clip.contrib.seq2seq", globals())

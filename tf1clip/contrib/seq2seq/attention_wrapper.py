@@ -18,20 +18,10 @@ import math
 import numpy as np
 
 from tf1clip._tf import tf
+from tf1clip.contrib import _manifest
 from tf1clip.contrib.rnn import _base
 
-__all__ = [
-    "AttentionMechanism",
-    "AttentionWrapper",
-    "AttentionWrapperState",
-    "LuongAttention",
-    "BahdanauAttention",
-    "hardmax",
-    "safe_cumprod",
-    "monotonic_attention",
-    "BahdanauMonotonicAttention",
-    "LuongMonotonicAttention",
-]
+__all__ = list(_manifest.names("tf1clip.contrib.seq2seq.attention_wrapper"))
 
 v1 = tf.compat.v1
 _MODES = ("recursive", "parallel", "hard")
