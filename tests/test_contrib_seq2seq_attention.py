@@ -4,7 +4,8 @@ tests/data/tf115_seq2seq/attention/make_refs.py ran each model of attention_case
 tf.contrib.seq2seq (every mechanism: plain, normalize/scale, monotonic parallel/recursive/hard/noise; alignment
 history; attention_layer_size None/int/list; two mechanisms over MultiRNNCell/ResidualWrapper/DropoutWrapper;
 initial_cell_state, clone, cell_input_fn, a custom attention_layer, output_attention=False; unknown batch size and
-memory length; a hand-written tf.while_loop; hardmax, safe_cumprod, monotonic_attention), saved its variables
+memory length; a hand-written tf.while_loop; decoders sharing variables; float64; hardmax, safe_cumprod,
+monotonic_attention), saved its variables
 (ckpt/) and recorded outputs, gradients and the errors of bad inputs (refs.json). One subprocess (tests/_seq2seq_attention_worker.py, Keras 2)
 builds the same models with tf1clip.contrib.seq2seq, restores those checkpoints by variable name and records the
 same values; every case must have exactly TF 1.15's variables, outputs and gradients (rtol 1e-5) and errors.
