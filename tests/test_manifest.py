@@ -12,8 +12,8 @@ from tf1clip.upgrade import _tables
 from tf1clip.upgrade import upgrade_source
 
 
-@pytest.mark.parametrize("row", _manifest.ROWS, ids=lambda r: "%s:%s" % (r.target, r.names[0]))
-def test_every_name_exists_on_its_target_and_impl(row):
+def check_row(row):
+    """Every name of ``row`` is on its target and impl (the same object), and impl_of says so."""
     target = importlib.import_module(row.target)
     impl = importlib.import_module(row.impl)
     for name in row.names:
@@ -25,11 +25,51 @@ def test_every_name_exists_on_its_target_and_impl(row):
         assert _manifest.impl_of(row.target, name) == row.impl
 
 
-@pytest.mark.parametrize("target", _manifest.targets())
-def test_all_is_the_manifests_names(target):
+def check_target(target):
+    """``target``'s ``__all__`` is the manifest's names for it, all of them in ``dir()``."""
     module = importlib.import_module(target)
     assert list(module.__all__) == list(_manifest.names(target))
     assert set(_manifest.names(target)) <= set(dir(module))
+
+
+def _needs_keras2(target):
+    return any(row.keras2 for row in _manifest.rows(target))
+
+
+@pytest.mark.parametrize(
+    "row", [r for r in _manifest.ROWS if not r.keras2], ids=lambda r: "%s:%s" % (r.target, r.names[0])
+)
+def test_every_name_exists_on_its_target_and_impl(row):
+    check_row(row)
+
+
+@pytest.mark.parametrize("target", [t for t in _manifest.targets() if not _needs_keras2(t)])
+def test_all_is_the_manifests_names(target):
+    check_target(target)
+
+
+def test_keras2_rows_and_targets_agree_with_the_runtime_under_legacy_keras():
+    """The Keras 2 rows, checked where they run: a fresh interpreter with TF_USE_LEGACY_KERAS=1 (the pytest
+    process runs Keras 3, as a program without the flag does)."""
+    out = run_python(
+        """
+        import os
+        os.environ["TF_USE_LEGACY_KERAS"] = "1"
+        from tests import test_manifest as t
+        from tf1clip.contrib import _manifest
+        rows = [r for r in _manifest.ROWS if r.keras2]
+        for row in rows:
+            t.check_row(row)
+        targets = [x for x in _manifest.targets() if t._needs_keras2(x)]
+        for target in targets:
+            t.check_target(target)
+        print(len(rows), len(targets))
+        """,
+        timeout=300,
+    )
+    rows = sum(1 for r in _manifest.ROWS if r.keras2)
+    assert out.split() == [str(rows), str(sum(1 for t in _manifest.targets() if _needs_keras2(t)))]
+    assert rows > 0
 
 
 def test_no_name_in_two_rows_of_one_target():
