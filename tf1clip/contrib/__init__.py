@@ -21,6 +21,8 @@ fixed (docs/contrib.rst):
 * ``rnn`` (the cells and functions TF 2 dropped), ``legacy_seq2seq``, ``cudnn_rnn`` (the
   cuDNN-compatible cells), re-created on ``tf.compat.v1.nn.rnn_cell`` (docs/rnn.rst); ``legacy_seq2seq``
   and ``cudnn_rnn`` are imported on first use (they need Keras 2)
+* ``learn``: TF 1.15's ``tf.contrib.learn`` ``Estimator``, ``RunConfig``, ``Experiment``, ``learn_runner``,
+  ``preprocessing.VocabularyProcessor`` ... on ``tf1clip.estimator`` (docs/learn.rst), imported on first use
 
 Every other public name of ``slim``, ``layers``, ``framework``, ``losses``,
 ``metrics`` and ``training`` is tf-slim's (``_slim_compat.DELEGATES``),
@@ -45,6 +47,7 @@ __all__ = [
     "framework",
     "gan",
     "layers",
+    "learn",
     "legacy_seq2seq",
     "losses",
     "metrics",
@@ -56,7 +59,7 @@ __all__ = [
 
 
 def __getattr__(name):
-    if name in ("cudnn_rnn", "legacy_seq2seq"):
+    if name in ("cudnn_rnn", "learn", "legacy_seq2seq"):
         import importlib
 
         return importlib.import_module("tf1clip.contrib." + name)

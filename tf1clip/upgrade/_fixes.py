@@ -54,6 +54,8 @@ _TF1CLIP_KERAS2 = (
     "tf1clip.contrib.cudnn_rnn",
     "tf1clip.estimator",
 ) + tuple("tf1clip.contrib.estimator." + name for name in T.CONTRIB_ESTIMATOR_HEADS)
+# tf1clip.contrib.learn's names built on tf1clip.estimator.
+_TF1CLIP_KERAS2 += tuple("tf1clip.contrib.learn." + name for name in T.LEARN_ESTIMATOR_NAMES)
 _MODE_CALLS = ("disable_eager_execution", "disable_v2_behavior", "enable_eager_execution")
 _LEGACY_KERAS_VAR = "TF_USE_LEGACY_KERAS"
 _NOTEBOOK_NEWLINE = "###==="  # how tensorflow.tools.compatibility.ipynb encodes a newline in a line
@@ -210,7 +212,7 @@ def _legacy_keras_lines(scan, first, text, log):
 
 
 # tf1clip.contrib modules that ``import tf1clip.contrib`` does not import itself.
-_SEPARATE_MODULES = ("mixed_precision", "tfprof", "legacy_seq2seq", "cudnn_rnn")
+_SEPARATE_MODULES = ("mixed_precision", "tfprof", "legacy_seq2seq", "cudnn_rnn", "learn")
 
 
 def _tf1clip_import_line(tree, scan, anchor, log):

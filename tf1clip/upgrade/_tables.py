@@ -179,6 +179,89 @@ OWN = {
     ),
 }
 
+# tf.contrib.learn: tf1clip.contrib.learn (on tf1clip.estimator), by TF 1.15 module path (the package, and the
+# implementation modules TF 1 code imported from) -> (tf1clip module, the names it re-creates).
+LEARN_NAMES = (
+    "BaseEstimator",
+    "ClusterConfig",
+    "Environment",
+    "Estimator",
+    "Experiment",
+    "ExportStrategy",
+    "InputFnOps",
+    "MetricSpec",
+    "ModeKeys",
+    "ModelFnOps",
+    "NotFittedError",
+    "PredictionKey",
+    "ProblemType",
+    "RunConfig",
+    "SKCompat",
+    "TaskType",
+    "build_parsing_serving_input_fn",
+    "datasets",
+    "learn_runner",
+    "make_export_strategy",
+    "preprocessing",
+    "utils",
+)
+# tf1clip.contrib.learn's names (and modules) that import tf1clip.estimator (Keras 2 on TF 2.16+).
+LEARN_ESTIMATOR_NAMES = (
+    "BaseEstimator",
+    "ClusterConfig",
+    "Estimator",
+    "Experiment",
+    "RunConfig",
+    "SKCompat",
+    "learn_runner",
+    "make_export_strategy",
+    "estimator",
+    "experiment",
+    "run_config",
+    "utils.saved_model_export_utils",
+)
+_LEARN = "tf.contrib.learn"
+_LEARN_IMPL = _LEARN + ".python.learn"
+_PREPROCESSING = ("ByteProcessor", "CategoricalVocabulary", "VocabularyProcessor", "tokenizer")
+_EXPORT_UTILS = ("ExportStrategy", "garbage_collect_exports", "get_timestamped_export_dir", "make_export_strategy")
+_INPUT_FN_UTILS = ("InputFnOps", "build_default_serving_input_fn", "build_parsing_serving_input_fn")
+_DATASETS = ("Dataset", "Datasets", "base", "load_csv_with_header", "load_csv_without_header", "shrink_csv")
+LEARN_MODULES = {
+    "": ("tf1clip.contrib.learn", LEARN_NAMES),
+    ".learn_runner": ("tf1clip.contrib.learn.learn_runner", ("run", "tune")),
+    ".learn_runner_lib": ("tf1clip.contrib.learn.learn_runner", ("run", "tune")),
+    ".experiment": ("tf1clip.contrib.learn.experiment", ("Experiment",)),
+    ".export_strategy": ("tf1clip.contrib.learn.utils.saved_model_export_utils", ("ExportStrategy",)),
+    ".metric_spec": ("tf1clip.contrib.learn.estimator", ("MetricSpec",)),
+    ".estimators": ("tf1clip.contrib.learn", LEARN_NAMES),
+    ".estimators.estimator": (
+        "tf1clip.contrib.learn.estimator",
+        ("BaseEstimator", "Estimator", "NotFittedError", "SKCompat"),
+    ),
+    ".estimators.run_config": (
+        "tf1clip.contrib.learn.run_config",
+        ("ClusterConfig", "Environment", "RunConfig", "TaskType"),
+    ),
+    ".estimators.model_fn": ("tf1clip.contrib.learn.model_fn", ("ModeKeys", "ModelFnOps")),
+    ".estimators.constants": ("tf1clip.contrib.learn.model_fn", ("ProblemType",)),
+    ".estimators.prediction_key": ("tf1clip.contrib.learn.model_fn", ("PredictionKey",)),
+    ".estimators.metric_key": ("tf1clip.contrib.learn.model_fn", ("MetricKey",)),
+    ".estimators._sklearn": ("tf1clip.contrib.learn.estimator", ("NotFittedError",)),
+    ".utils": ("tf1clip.contrib.learn.utils", ("input_fn_utils", "saved_model_export_utils")),
+    ".utils.saved_model_export_utils": ("tf1clip.contrib.learn.utils.saved_model_export_utils", _EXPORT_UTILS),
+    ".utils.input_fn_utils": ("tf1clip.contrib.learn.utils.input_fn_utils", _INPUT_FN_UTILS),
+    ".preprocessing": ("tf1clip.contrib.learn.preprocessing", _PREPROCESSING),
+    ".preprocessing.text": ("tf1clip.contrib.learn.preprocessing", _PREPROCESSING),
+    ".preprocessing.categorical_vocabulary": ("tf1clip.contrib.learn.preprocessing", ("CategoricalVocabulary",)),
+    ".datasets": ("tf1clip.contrib.learn.datasets", _DATASETS),
+    ".datasets.base": ("tf1clip.contrib.learn.datasets.base", _DATASETS[:2] + _DATASETS[3:]),
+}
+for _suffix, _row in LEARN_MODULES.items():
+    OWN[_LEARN_IMPL + _suffix] = _row
+    if not _suffix.startswith((".estimators.", ".learn_runner_lib", ".experiment", ".export_strategy", ".metric")):
+        OWN[_LEARN + _suffix] = _row
+OWN["tf.contrib"] = (OWN["tf.contrib"][0], tuple(sorted(OWN["tf.contrib"][1] + ("learn",))))
+
 # tf.contrib.gan modules (TF 1.13's, and their implementation modules) -> the tf1clip.contrib.gan
 # namespace that routes their names to TF-GAN (``_gan_names``: TF-GAN 2.1.0's public names).
 GAN_MODULES = {
@@ -454,14 +537,12 @@ SUCCESSORS = {
     "training moved to Keras models in the tensorflow-model-optimization package "
     "(tfmot.quantization.keras.quantize_model)",
     "tf.contrib.tpu": "use tf.compat.v1.tpu and tf.distribute.TPUStrategy",
-    "tf.contrib.learn": "nothing maintained replaces it: build the model in a tf.compat.v1 graph and train "
-    "it with a Session loop (or port it to tf.keras)",
-    "tf.contrib.learn.Estimator": "use tf.estimator.Estimator (tf1clip.estimator.Estimator on TensorFlow 2.16+), "
-    "with a model_fn returning EstimatorSpec",
-    "tf.contrib.learn.Experiment": "use tf.estimator.train_and_evaluate with tf.estimator.TrainSpec and EvalSpec",
-    "tf.contrib.learn.learn_runner": "use tf.estimator.train_and_evaluate with tf.estimator.TrainSpec and EvalSpec",
+    "tf.contrib.learn": "tf1clip.contrib.learn re-creates only Estimator, RunConfig, ModelFnOps, ModeKeys, "
+    "Experiment, learn_runner, make_export_strategy, preprocessing and datasets.base (docs/learn.rst); the canned "
+    "learn estimators become tf1clip.estimator's (DNNClassifier, LinearRegressor ...), the rest has no maintained "
+    "successor: port it to tf.estimator (tf1clip.estimator) or tf.keras",
     "tf.contrib.learn.models": "build the model with tf.compat.v1.layers or tf.keras; the canned estimators "
-    "are tf.estimator's (DNNClassifier, LinearRegressor ...)",
+    "are tf1clip.estimator's (DNNClassifier, LinearRegressor ...)",
     "tf.contrib.estimator": "tf1clip.estimator (tensorflow-estimator 2.15's API) has no such name",
     "tf.contrib.estimator.replicate_model_fn": "use tf.distribute.MirroredStrategy, passed as "
     "tf.estimator.RunConfig(train_distribute=...), with the unwrapped model_fn",
@@ -494,7 +575,6 @@ SUCCESSORS = {
     "tf.contrib.framework": "tf-slim has no such name; see tf.nest, tf.compat.v1 and tf.sort",
     "tf.contrib.framework.nest": "use tf.nest (flatten, map_structure, pack_sequence_as, assert_same_structure; "
     "is_sequence is tf.nest.is_nested)",
-    "tf.contrib.learn.ModeKeys": "use the strings 'train', 'eval' and 'infer' (or tf.estimator.ModeKeys)",
     "tf.contrib.metrics": "tf-slim has no such name; use tf.compat.v1.metrics",
     "tf.contrib.training": "tf-slim has no such name; tf.data.experimental.bucket_by_sequence_length "
     "replaces bucketing",
@@ -514,28 +594,6 @@ def successor(path):
             return found
     return GENERIC_SUCCESSOR
 
-
-# tf.contrib.learn.RunConfig -> tf.estimator.RunConfig: the keyword arguments both take, with one meaning.
-LEARN_RUN_CONFIG = ("tf.contrib.learn.RunConfig", "tf.contrib.learn.python.learn.estimators.run_config.RunConfig")
-RUN_CONFIG_ARGS = (
-    "model_dir",
-    "tf_random_seed",
-    "save_summary_steps",
-    "save_checkpoints_secs",
-    "save_checkpoints_steps",
-    "session_config",
-    "keep_checkpoint_max",
-    "keep_checkpoint_every_n_hours",
-    "log_step_count_steps",
-    "protocol",
-    "session_creation_timeout_secs",
-)
-RUN_CONFIG_HELP = (
-    "use tf.estimator.RunConfig (TensorFlow 2.15 with tensorflow-estimator) with model_dir, tf_random_seed, "
-    "save_*, keep_checkpoint_*, log_step_count_steps, protocol, session_config; master, num_cores, "
-    "log_device_placement, gpu_memory_fraction and evaluation_master go into session_config "
-    "(tf.compat.v1.ConfigProto) or the TF_CONFIG environment variable"
-)
 
 # Mode keys are strings; their values (TF 1.15) replace them where tf.estimator is gone.
 MODE_KEYS = {
