@@ -400,10 +400,13 @@ class Estimator(BaseEstimator):
 def _receiver_fn(serving_input_fn: Callable[[], Any]) -> Callable[[], Any]:
     def receiver_fn() -> Any:
         result = serving_input_fn()
-        if isinstance(result, _core.export.ServingInputReceiver):
+        if isinstance(result, (_core.export.ServingInputReceiver, _core.export.TensorServingInputReceiver)):
             return result
         features, _, inputs = result
-        return _core.export.ServingInputReceiver(features, inputs if inputs else features)
+        receiver = (
+            _core.export.ServingInputReceiver if isinstance(features, dict) else _core.export.TensorServingInputReceiver
+        )
+        return receiver(features, inputs if inputs else features)
 
     return receiver_fn
 
