@@ -11,10 +11,17 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
+from helpers import skip_without_estimator
 from tf1clip.contrib import learn
-from tf1clip.contrib.learn import learn_runner
-from tf1clip.contrib.learn.utils import saved_model_export_utils
 from tf1clip.upgrade import _tables
+
+try:
+    from tf1clip.contrib.learn import learn_runner
+    from tf1clip.contrib.learn.utils import saved_model_export_utils
+
+    MISSING = None
+except ImportError as err:
+    MISSING = "tf1clip.estimator is not available with TensorFlow %s: %s" % (tf.__version__, err)
 
 v1 = tf.compat.v1
 v1.disable_v2_behavior()
@@ -24,6 +31,13 @@ DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "tf115_l
 with open(os.path.join(DATA, "estimator_refs.json")) as _f:
     REFS = json.load(_f)
 X, Y = np.array(REFS["x"], np.float32), np.array(REFS["y"], np.float32)
+
+
+@pytest.fixture(autouse=True)
+def _estimator_available():
+    """Skips without Estimator; fails instead under TF1CLIP_REQUIRE_ESTIMATOR=1 (CI)."""
+    if MISSING:
+        skip_without_estimator(MISSING)
 
 
 def model_fn(features, labels, mode, params):

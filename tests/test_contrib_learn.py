@@ -19,7 +19,6 @@ CASES = os.path.join(ROOT, "tests", "_contrib_learn_cases.py")
 
 @pytest.fixture(scope="module")
 def results(tmp_path_factory):
-    pytest.importorskip("tensorflow_estimator")
     return run_cases(CASES, str(tmp_path_factory.mktemp("learn") / "cases.xml"))
 
 
