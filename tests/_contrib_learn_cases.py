@@ -239,7 +239,7 @@ def test_export_strategy_passes_the_arguments_export_fn_takes():
 
 
 def test_every_name_tf1clip_upgrade_routes_exists():
-    for contrib, (module, names) in _tables.OWN.items():
+    for contrib, (module, names) in _tables.own().items():
         if contrib.startswith("tf.contrib.learn"):
             target = importlib.import_module(module)
             missing = [n for n in names if not hasattr(target, n)]

@@ -24,12 +24,12 @@ import numpy as np
 __all__ = [
     "ByteProcessor",
     "CategoricalVocabulary",
-    "MODULE_ALIASES",
     "TOKENIZER_RE",
-    "Unpickler",
     "VocabularyProcessor",
-    "load",
     "tokenizer",
+    "MODULE_ALIASES",
+    "Unpickler",
+    "load",
 ]
 
 TOKENIZER_RE = re.compile(r"[A-Z]{2,}(?![a-z])|[A-Z][a-z]+(?=[A-Z])|[\'\w\-]+", re.UNICODE)

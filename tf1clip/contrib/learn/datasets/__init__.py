@@ -7,4 +7,4 @@ from tf1clip.contrib.learn.datasets.base import load_csv_with_header
 from tf1clip.contrib.learn.datasets.base import load_csv_without_header
 from tf1clip.contrib.learn.datasets.base import shrink_csv
 
-__all__ = ["Dataset", "Datasets", "base", "load_csv_with_header", "load_csv_without_header", "shrink_csv"]
+__all__ = ["Dataset", "Datasets", "load_csv_with_header", "load_csv_without_header", "shrink_csv", "base"]

@@ -1,12 +1,8 @@
 """``tf.contrib.learn.utils``: ``input_fn_utils`` and ``saved_model_export_utils`` (imported on first use)."""
 
-import importlib
-from typing import Any
+from tf1clip.contrib import _manifest
 
-__all__ = ["input_fn_utils", "saved_model_export_utils"]
+__all__ = list(_manifest.names("tf1clip.contrib.learn.utils"))
 
-
-def __getattr__(name: str) -> Any:
-    if name in __all__:
-        return importlib.import_module(__name__ + "." + name)
-    raise AttributeError("module 'tf1clip.contrib.learn.utils' has no attribute %r" % name)
+__getattr__ = _manifest.module_getattr("tf1clip.contrib.learn.utils", globals())
+__dir__ = _manifest.module_dir("tf1clip.contrib.learn.utils", globals())
