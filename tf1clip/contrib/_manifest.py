@@ -80,7 +80,6 @@ def _opt(impl, names, module):
 _L = _C + ".learn"
 _LP = "tf.contrib.learn.python.learn"
 _LEARN_PATHS = ("tf.contrib.learn", _LP, _LP + ".estimators")
-_ON_ESTIMATOR = dict(extra="estimator", keras2=True, graph=True)
 _LEARN_DIFF = (
     "Runs on tf1clip.estimator.Estimator: in INFER mode model_fn gets labels=None, a 'loss' eval metric is the mean "
     "loss, monitors must be SessionRunHooks, the Estimator also writes a 'loss' summary (docs/learn.rst)."
@@ -99,14 +98,38 @@ _LEARN_ROWS: Tuple[Row, ...] = (
         ("BaseEstimator", "Estimator", "SKCompat"),
         _LEARN_PATHS,
         differences=_LEARN_DIFF,
-        **_ON_ESTIMATOR,
+        extra="estimator",
+        keras2=True,
+        graph=True,
     ),
-    Row(_L, _L + ".estimator", ("MetricSpec",), _LEARN_PATHS + (_LP + ".metric_spec",), **_ON_ESTIMATOR),
-    Row(_L, _L + ".estimator", ("NotFittedError",), _LEARN_PATHS + (_LP + ".estimators._sklearn",), **_ON_ESTIMATOR),
     Row(
-        _L, _L + ".run_config", ("ClusterConfig", "Environment", "RunConfig", "TaskType"), _LEARN_PATHS, **_ON_ESTIMATOR
+        _L,
+        _L + ".estimator",
+        ("MetricSpec",),
+        _LEARN_PATHS + (_LP + ".metric_spec",),
+        extra="estimator",
+        keras2=True,
+        graph=True,
     ),
-    Row(_L, _L + ".experiment", ("Experiment",), _LEARN_PATHS[:2], **_ON_ESTIMATOR),
+    Row(
+        _L,
+        _L + ".estimator",
+        ("NotFittedError",),
+        _LEARN_PATHS + (_LP + ".estimators._sklearn",),
+        extra="estimator",
+        keras2=True,
+        graph=True,
+    ),
+    Row(
+        _L,
+        _L + ".run_config",
+        ("ClusterConfig", "Environment", "RunConfig", "TaskType"),
+        _LEARN_PATHS,
+        extra="estimator",
+        keras2=True,
+        graph=True,
+    ),
+    Row(_L, _L + ".experiment", ("Experiment",), _LEARN_PATHS[:2], extra="estimator", keras2=True, graph=True),
     Row(_L, _L + ".model_fn", ("ModeKeys", "ModelFnOps", "PredictionKey", "ProblemType"), _LEARN_PATHS),
     Row(
         _L,
@@ -116,7 +139,7 @@ _LEARN_ROWS: Tuple[Row, ...] = (
         extra="estimator",
     ),
     Row(_L, _L + ".utils.input_fn_utils", ("InputFnOps", "build_parsing_serving_input_fn"), _LEARN_PATHS[:2]),
-    Row(_L, _L + ".learn_runner", ("learn_runner",), _LEARN_PATHS[:2], **_ON_ESTIMATOR),
+    Row(_L, _L + ".learn_runner", ("learn_runner",), _LEARN_PATHS[:2], extra="estimator", keras2=True, graph=True),
 )
 _LEARN_ROWS += _submodules(_L, "preprocessing", "datasets", "utils", tf_paths=_LEARN_PATHS[:2])
 _LEARN_ROWS += (
@@ -125,23 +148,37 @@ _LEARN_ROWS += (
         _L + ".learn_runner",
         ("run", "tune"),
         ("tf.contrib.learn.learn_runner", _LP + ".learn_runner", _LP + ".learn_runner_lib"),
-        **_ON_ESTIMATOR,
+        extra="estimator",
+        keras2=True,
+        graph=True,
     ),
-    Row(_L + ".experiment", _L + ".experiment", ("Experiment",), (_LP + ".experiment",), **_ON_ESTIMATOR),
+    Row(
+        _L + ".experiment",
+        _L + ".experiment",
+        ("Experiment",),
+        (_LP + ".experiment",),
+        extra="estimator",
+        keras2=True,
+        graph=True,
+    ),
     Row(
         _L + ".estimator",
         _L + ".estimator",
         ("BaseEstimator", "Estimator", "MetricSpec", "NotFittedError", "SKCompat"),
         (_LP + ".estimators.estimator",),
         differences=_LEARN_DIFF,
-        **_ON_ESTIMATOR,
+        extra="estimator",
+        keras2=True,
+        graph=True,
     ),
     Row(
         _L + ".run_config",
         _L + ".run_config",
         ("ClusterConfig", "Environment", "RunConfig", "TaskType"),
         (_LP + ".estimators.run_config",),
-        **_ON_ESTIMATOR,
+        extra="estimator",
+        keras2=True,
+        graph=True,
     ),
     Row(_L + ".model_fn", _L + ".model_fn", ("MetricKey",), (_LP + ".estimators.metric_key",)),
     Row(_L + ".model_fn", _L + ".model_fn", ("ModeKeys", "ModelFnOps"), (_LP + ".estimators.model_fn",)),

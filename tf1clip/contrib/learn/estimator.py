@@ -123,7 +123,7 @@ def _placeholder(array: Any, prefix: str, key: Optional[str], shape: List[Option
     return _v1.placeholder(tf.as_dtype(np.asarray(array).dtype), shape, name=name)
 
 
-class _StopAfterOneBatch(_v1.train.SessionRunHook):
+class _StopAfterOneBatch(tf.compat.v1.train.SessionRunHook):
     """TF 1.15's prediction loop read one batch when the input had no queue runners and no feed function."""
 
     def begin(self) -> None:
@@ -281,7 +281,10 @@ class Estimator(BaseEstimator):
 
     def _call_model_fn(self, features: Any, labels: Any, mode: str, metrics: Any = None, config: Any = None) -> Any:
         features, labels = self._feature_engineering_fn(features, labels)
-        args = _fn_args(self._model_fn)
+        model_fn = self._model_fn
+        if model_fn is None:
+            raise TypeError("Estimator: model_fn is None, so there is no model to build")
+        args = _fn_args(model_fn)
         kwargs: Dict[str, Any] = {}
         if "mode" in args:
             kwargs["mode"] = mode
@@ -291,7 +294,7 @@ class Estimator(BaseEstimator):
             kwargs["config"] = config if config else self.config
         if "model_dir" in args:
             kwargs["model_dir"] = self.model_dir
-        results = self._model_fn(features, labels, **kwargs)
+        results = model_fn(features, labels, **kwargs)
         if isinstance(results, model_fn_lib.ModelFnOps):
             ops = results
         else:

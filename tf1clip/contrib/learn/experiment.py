@@ -28,7 +28,7 @@ __all__ = ["Experiment"]
 _v1 = tf.compat.v1
 
 
-class _ValidationHook(_v1.train.SessionRunHook):
+class _ValidationHook(tf.compat.v1.train.SessionRunHook):
     """TF 1.15's ``ValidationMonitor`` without early stopping: evaluates a new checkpoint every ``every_n_steps``."""
 
     def __init__(self, evaluate: Callable[[], Any], model_dir: str, every_n_steps: int, check_interval_secs: float):
@@ -61,7 +61,7 @@ class _ValidationHook(_v1.train.SessionRunHook):
         _v1.logging.info("Validation (step %d): %s", step, ", ".join("%s = %s" % kv for kv in results.items()))
 
 
-class _EvalAndExportListener(_v1.train.CheckpointSaverListener):
+class _EvalAndExportListener(tf.compat.v1.train.CheckpointSaverListener):
     """Evaluates and exports after each checkpoint save (``checkpoint_and_export=True``)."""
 
     def __init__(self, eval_fn: Callable[..., Any], export_fn: Callable[..., Any], model_dir: str):
@@ -146,7 +146,7 @@ class Experiment:
         self._eval_delay_secs = eval_delay_secs
         self._continuous_eval_throttle_secs = continuous_eval_throttle_secs
         self._checkpoint_and_export, self._saving_listeners = checkpoint_and_export, saving_listeners
-        self._min_eval_frequency = min_eval_frequency if min_eval_frequency is not None else 1
+        self._min_eval_frequency: Optional[int] = min_eval_frequency if min_eval_frequency is not None else 1
         self._check_interval_secs = check_interval_secs
         self._delay_workers_by_global_step = delay_workers_by_global_step
         self._train_monitors = list(train_monitors or [])

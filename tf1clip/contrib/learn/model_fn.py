@@ -51,20 +51,22 @@ class MetricKey:
     LABEL_MEAN = "labels/actual_label_mean"
 
 
-_FIELDS = (
-    "predictions",
-    "loss",
-    "train_op",
-    "eval_metric_ops",
-    "output_alternatives",
-    "training_chief_hooks",
-    "training_hooks",
-    "scaffold",
-    "mode",
-)
-
-
-class ModelFnOps(collections.namedtuple("ModelFnOps", _FIELDS)):
+class ModelFnOps(
+    collections.namedtuple(
+        "ModelFnOps",
+        [
+            "predictions",
+            "loss",
+            "train_op",
+            "eval_metric_ops",
+            "output_alternatives",
+            "training_chief_hooks",
+            "training_hooks",
+            "scaffold",
+            "mode",
+        ],
+    )
+):
     """What a ``tf.contrib.learn`` ``model_fn`` returns, validated as TF 1.15 did.
 
     ``train_op`` becomes an Operation, ``loss`` a scalar Tensor (reshaped from shape ``[1]``), ``predictions``

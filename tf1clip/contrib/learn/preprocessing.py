@@ -211,7 +211,10 @@ class VocabularyProcessor:
         return load(_read(filename))
 
 
-class _TF115Pickler(getattr(pickle, "_Pickler")):  # noqa: B009 (the Python pickler: its save_global is overridable)
+_PythonPickler: Any = getattr(pickle, "_Pickler")  # noqa: B009 (the Python pickler: its save_global is overridable)
+
+
+class _TF115Pickler(_PythonPickler):
     """Names this module's classes and ``tokenizer`` by TF 1.15's module paths."""
 
     def save_global(self, obj: Any, name: Optional[str] = None) -> None:
@@ -222,7 +225,7 @@ class _TF115Pickler(getattr(pickle, "_Pickler")):  # noqa: B009 (the Python pick
         self.write(b"c" + _TF_MODULES[qualname].encode() + b"\n" + qualname.encode() + b"\n")
         self.memoize(obj)
 
-    dispatch = dict(getattr(pickle, "_Pickler").dispatch)  # noqa: B009
+    dispatch = dict(_PythonPickler.dispatch)
     dispatch[types.FunctionType] = save_global
 
 
