@@ -244,3 +244,50 @@ def test_every_name_tf1clip_upgrade_routes_exists():
             target = importlib.import_module(module)
             missing = [n for n in names if not hasattr(target, n)]
             assert not missing, (contrib, missing)
+
+
+def test_experiment_with_a_core_estimator_and_learn_run_config(tmp_path, monkeypatch):
+    from tf1clip import estimator as core
+
+    monkeypatch.delenv("TF_CONFIG", raising=False)
+
+    def core_model_fn(features, labels, mode):
+        ops = learn.ModelFnOps(mode, *model_fn(features, labels, mode, {"lr": 0.1}))
+        return ops.estimator_spec()
+
+    config = learn.RunConfig(model_dir=str(tmp_path), num_cores=1)
+    est = core.Estimator(core_model_fn, config=config)
+    experiment = learn.Experiment(est, _input_fn, _input_fn, train_steps=2, eval_steps=1, min_eval_frequency=0)
+    result, exports = learn_runner.run(lambda run_config, hparams: experiment, run_config=config)
+    w = np.array([[0.5], [-0.25]])
+    for _ in range(2):
+        w -= 0.1 * 2.0 * X.T.dot(X.dot(w) - Y.reshape(-1, 1)) / len(X)
+    _close(tf.train.load_variable(str(tmp_path), "w"), w)
+    assert result["global_step"] == 2 and exports == []
+    with pytest.raises(ValueError, match="`eval_metrics` must be `None` with `tf.estimator.Estimator`"):
+        learn.Experiment(est, _input_fn, _input_fn, eval_metrics={"a": None})
+
+
+def test_model_fn_ops_estimator_spec_export_outputs():
+    from tf1clip import estimator as core
+
+    with tf.Graph().as_default():
+        scores = tf.constant([[0.25, 0.75]])
+        classes = tf.constant([["a", "b"]])
+        alternatives = {
+            "reg": (learn.ProblemType.LINEAR_REGRESSION, {"scores": tf.constant([[1.5]])}),
+            "cls": (learn.ProblemType.CLASSIFICATION, {"probabilities": scores, "classes": classes}),
+        }
+        ops = learn.ModelFnOps("infer", predictions={"p": scores}, output_alternatives=alternatives)
+        spec = ops.estimator_spec(default_serving_output_alternative_key="cls")
+        assert sorted(spec.export_outputs) == ["cls", "reg", "serving_default"]
+        assert isinstance(spec.export_outputs["reg"], core.export.RegressionOutput)
+        assert spec.export_outputs["serving_default"].scores is scores
+        assert spec.export_outputs["cls"].classes is classes and spec.mode == "infer"
+        eval_ops = learn.ModelFnOps(
+            "eval", predictions=scores, loss=tf.constant(1.0), eval_metric_ops={"loss": (scores, scores)}
+        )
+        assert eval_ops.estimator_spec().eval_metric_ops == {}  # the Estimator's own mean loss replaces it
+        bad = learn.ModelFnOps("infer", predictions=scores, output_alternatives={"x": (7, {"scores": scores})})
+        with pytest.raises(ValueError, match="Unknown problem_type=7"):
+            bad.estimator_spec()

@@ -110,3 +110,20 @@ def test_upgrade_leaves_what_tf1clip_does_not_provide_an_error_naming_the_succes
     assert [line for line, _ in errors][:3] == [2, 3, 4]
     assert "tf1clip.contrib.learn re-creates only" in errors[0][1] and "tf1clip.estimator" in errors[1][1]
     assert "canned estimators are tf1clip.estimator's" in errors[2][1]
+
+
+def test_learn_run_config_with_a_core_estimator_is_one_consistent_conversion():
+    # TF 1.15 programs passed tf.contrib.learn.RunConfig to tf.estimator.Estimator; it used to become
+    # tf.estimator.RunConfig and then be reported as removed.
+    result = _up(
+        """\
+        import tensorflow as tf
+        config = tf.contrib.learn.RunConfig(num_cores=4, save_checkpoints_steps=10)
+        est = tf.estimator.Estimator(model_fn, model_dir="d", config=config)
+        """
+    )
+    assert result.text.splitlines()[-2:] == [
+        "config = tf1clip.contrib.learn.RunConfig(num_cores=4, save_checkpoints_steps=10)",
+        'est = tf1clip.estimator.Estimator(model_fn, model_dir="d", config=config)',
+    ]
+    assert _errors(result) == []

@@ -125,7 +125,7 @@ class ModelFnOps(
         export_outputs = None
         if self.output_alternatives:
             alternatives = dict(self.output_alternatives)
-            default_key = tf.saved_model.DEFAULT_SERVING_SIGNATURE_KEY
+            default_key = tf.saved_model.DEFAULT_SERVING_SIGNATURE_DEF_KEY
             if len(alternatives) > 1 and default_key not in alternatives:
                 alternatives[default_key] = alternatives[default_serving_output_alternative_key]
             export_outputs = {key: _export_output(estimator, *value) for key, value in alternatives.items()}
