@@ -72,17 +72,23 @@ class _DataFeeder:
         self._random_state = np.random.RandomState(42)
         self._indices = self._order()
         self._offset = self._epoch = 0
-        self._names: Dict[str, Any] = {}
+        self._names: Dict[Any, str] = {}
 
     def _order(self) -> np.ndarray:
         return self._random_state.permutation(self._rows) if self._shuffle else np.arange(self._rows)
 
     def input_fn(self) -> Any:
         """Builds the placeholders ``input`` (``input_<key>``) and ``output`` (``output_<key>``)."""
-        features = _map(self._x, lambda a, key: _placeholder(a, "input", key, _input_shape(a)))
+        features = _map(self._x, lambda a, key: self._placeholder(a, "input", key, _input_shape(a)))
         if self._y is None:
             return features, None
-        return features, _map(self._y, lambda a, key: _placeholder(a, "output", key, _output_shape(a)))
+        return features, _map(self._y, lambda a, key: self._placeholder(a, "output", key, _output_shape(a)))
+
+    def _placeholder(self, array: Any, prefix: str, key: Optional[str], shape: List[Optional[int]]) -> Any:
+        name = prefix if key is None else prefix + "_" + key
+        placeholder = _v1.placeholder(tf.as_dtype(np.asarray(array).dtype), shape, name=name)
+        self._names[(prefix, key)] = placeholder.name
+        return placeholder
 
     def feed_fn(self) -> Dict[str, Any]:
         if self._epochs is not None and self._epoch + 1 > self._epochs:
@@ -94,8 +100,7 @@ class _DataFeeder:
                 continue
             items = data.items() if isinstance(data, dict) else [(None, data)]
             for key, array in items:
-                name = prefix if key is None else prefix + "_" + key
-                feed[name + ":0"] = np.asarray(array)[batch].reshape([len(batch)] + shape_fn(array)[1:])
+                feed[self._names[(prefix, key)]] = np.asarray(array)[batch].reshape([len(batch)] + shape_fn(array)[1:])
         self._offset += self._batch_size
         if self._offset >= self._rows:
             self._indices, self._offset, self._epoch = self._order(), 0, self._epoch + 1
@@ -116,11 +121,6 @@ def _input_shape(array: Any) -> List[Optional[int]]:
 def _output_shape(array: Any) -> List[Optional[int]]:
     rest = list(np.shape(array))[1:]
     return [None] + (rest[1:] if rest and rest[0] == 1 else rest)
-
-
-def _placeholder(array: Any, prefix: str, key: Optional[str], shape: List[Optional[int]]) -> Any:
-    name = prefix if key is None else prefix + "_" + key
-    return _v1.placeholder(tf.as_dtype(np.asarray(array).dtype), shape, name=name)
 
 
 class _StopAfterOneBatch(tf.compat.v1.train.SessionRunHook):
