@@ -291,3 +291,27 @@ def test_model_fn_ops_estimator_spec_export_outputs():
         bad = learn.ModelFnOps("infer", predictions=scores, output_alternatives={"x": (7, {"scores": scores})})
         with pytest.raises(ValueError, match="Unknown problem_type=7"):
             bad.estimator_spec()
+
+
+def dict_model_fn(features, labels, mode):
+    a = v1.get_variable("a", [1, 1], initializer=v1.constant_initializer([[0.5]]))
+    b = v1.get_variable("b", [2, 1], initializer=v1.constant_initializer([[0.25], [-1.0]]))
+    pred = tf.matmul(features["a"], a) + tf.matmul(features["b"], b)
+    y = tf.reshape(labels["y"], [-1, 1])  # a (rows, 1) label is fed as (rows,)
+    loss = v1.losses.mean_squared_error(y, pred) + 0.01 * tf.reduce_mean(v1.to_float(labels["n"]))
+    train_op = v1.train.GradientDescentOptimizer(0.05).minimize(loss, global_step=v1.train.get_global_step())
+    return pred, loss, train_op
+
+
+def test_fit_with_dicts_and_a_short_last_batch_matches_tf115(tmp_path):
+    rng = np.random.RandomState(5)
+    x = {"a": rng.randn(7).astype(np.float32), "b": rng.randn(7, 2).astype(np.float32)}
+    y = {"y": rng.randn(7, 1).astype(np.float32), "n": np.arange(7, dtype=np.int64)}
+    est = learn.Estimator(model_fn=dict_model_fn, model_dir=str(tmp_path))
+    est.fit(x=x, y=y, steps=5, batch_size=3)
+    refs = REFS["dict_fit"]
+    _close(est.get_variable_value("a").ravel(), refs["a"])
+    _close(est.get_variable_value("b").ravel(), refs["b"])
+    result = est.evaluate(x=x, y=y, batch_size=3)
+    _close(result["loss"], refs["eval"]["loss"])
+    assert result["global_step"] == 5
