@@ -67,6 +67,22 @@ _OPT = "tf.contrib.opt"
 _OPT_MODS = "tf.contrib.opt.python.training."
 _TRAINING = "tf.contrib.training.python.training."
 _KERAS2_CELLS = "Keras 2 cells on tf.compat.v1.nn.rnn_cell"
+_S2S_ATTENTION = (
+    "AttentionMechanism",
+    "AttentionWrapper",
+    "AttentionWrapperState",
+    "LuongAttention",
+    "BahdanauAttention",
+    "hardmax",
+    "safe_cumprod",
+    "monotonic_attention",
+    "BahdanauMonotonicAttention",
+    "LuongMonotonicAttention",
+)
+_S2S_ATTENTION_DIFFERENCES = (
+    "A probability_fn that is not callable and a bad monotonic mode raise at construction (TF 1.15: on the first "
+    "call); the Keras-style *V2 mechanisms are not re-created."
+)
 
 
 def _submodules(target, *names, tf_paths=(), **flags):
@@ -232,7 +248,7 @@ _LEARN_ROWS += _submodules(
 
 ROWS: Tuple[Row, ...] = (
     _submodules(_C, "estimator", "framework", "layers", "opt", "slim", "training", tf_paths=("tf.contrib",))
-    + _submodules(_C, "rnn", "legacy_seq2seq", "cudnn_rnn", tf_paths=("tf.contrib",), keras2=True)
+    + _submodules(_C, "rnn", "legacy_seq2seq", "cudnn_rnn", "seq2seq", tf_paths=("tf.contrib",), keras2=True)
     + _submodules(_C, "losses", "metrics", extra="slim")
     + _submodules(_C, "gan", extra="gan")
     + _submodules(_C, "learn", tf_paths=("tf.contrib",))
@@ -471,6 +487,43 @@ ROWS: Tuple[Row, ...] = (
             (),
             keras2=True,
             differences="Not re-created (an opaque cuDNN weight buffer): constructing one raises NotImplementedError.",
+        ),
+        Row(
+            _C + ".seq2seq",
+            _C + ".seq2seq.attention_wrapper",
+            _S2S_ATTENTION,
+            ("tf.contrib.seq2seq",),
+            keras2=True,
+            graph=True,
+            differences=_S2S_ATTENTION_DIFFERENCES,
+        ),
+        Row(
+            _C + ".seq2seq.attention_wrapper",
+            _C + ".seq2seq.attention_wrapper",
+            _S2S_ATTENTION,
+            ("tf.contrib.seq2seq.python.ops.attention_wrapper",),
+            keras2=True,
+            graph=True,
+            differences=_S2S_ATTENTION_DIFFERENCES,
+        ),
+        Row(
+            _C + ".seq2seq.attention_wrapper",
+            _C + ".seq2seq.attention_wrapper",
+            (
+                "_BaseAttentionMechanism",
+                "_BaseMonotonicAttentionMechanism",
+                "_bahdanau_score",
+                "_luong_score",
+                "_prepare_memory",
+                "_maybe_mask_score",
+                "_monotonic_probability_fn",
+                "_compute_attention",
+                "_zero_state_tensors",
+            ),
+            ("tf.contrib.seq2seq.python.ops.attention_wrapper",),
+            keras2=True,
+            graph=True,
+            differences="TF 1.15's private helpers, which TF 1 code subclassed and imported from the module.",
         ),
         Row(_C + ".tfprof", _C + ".tfprof.model_analyzer", ("model_analyzer",), ("tf.contrib.tfprof",)),
         Row(_C + ".tfprof", _C + ".tfprof.tfprof_logger", ("tfprof_logger",), ("tf.contrib.tfprof",)),
