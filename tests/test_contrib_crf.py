@@ -188,3 +188,34 @@ def test_every_name_resolves_and_unknown_names_raise():
     assert sorted(crf.__all__) == sorted(module.__all__)
     with pytest.raises(AttributeError, match="module 'tf1clip.contrib.crf' has no attribute 'nope'"):
         crf.nope  # noqa: B018
+
+
+def test_upgrade_converts_every_spelling_without_errors():
+    from tf1clip.upgrade import upgrade_source
+
+    source = """\
+import tensorflow as tf
+from tensorflow.contrib import crf
+import tensorflow.contrib.crf as crf2
+from tensorflow.contrib.crf import viterbi_decode
+from tensorflow.contrib.crf.python.ops import crf as crf3
+from tensorflow.contrib.crf.python.ops.crf import crf_decode
+ll, t = tf.contrib.crf.crf_log_likelihood(x, tags, lengths)
+a = [crf.crf_decode, crf2.crf_log_norm, crf3.CrfForwardRnnCell, viterbi_decode, crf_decode]
+"""
+    result = upgrade_source(source, target="modern")
+    assert [(e.line, e.message) for e in result.log if e.severity == "ERROR"] == []
+    assert result.text.splitlines() == [
+        "import tensorflow as tf",
+        "import tf1clip.contrib",
+        "from tf1clip.contrib import crf",
+        "import tf1clip.contrib.crf as crf2",
+        "from tf1clip.contrib.crf import viterbi_decode",
+        "from tf1clip.contrib import crf as crf3",
+        "from tf1clip.contrib.crf import crf_decode",
+        "ll, t = tf1clip.contrib.crf.crf_log_likelihood(x, tags, lengths)",
+        "a = [crf.crf_decode, crf2.crf_log_norm, crf3.CrfForwardRnnCell, viterbi_decode, crf_decode]",
+    ]
+    unknown = upgrade_source("import tensorflow as tf\ny = tf.contrib.crf.crf_forward(x)\n", target="modern")
+    errors = [e.message for e in unknown.log if e.severity == "ERROR"]
+    assert len(errors) == 1 and "tf1clip.contrib.crf re-creates TF 1.15's public crf names" in errors[0]

@@ -21,6 +21,7 @@ fixed (docs/contrib.rst):
 * ``rnn`` (the cells and functions TF 2 dropped), ``legacy_seq2seq``, ``cudnn_rnn`` (the
   cuDNN-compatible cells), re-created on ``tf.compat.v1.nn.rnn_cell`` (docs/rnn.rst); ``legacy_seq2seq``
   and ``cudnn_rnn`` are imported on first use (they need Keras 2)
+* ``crf``: TF 1.15's linear-chain CRF, re-created (docs/rnn.rst), imported on first use
 
 Every other public name of ``slim``, ``layers``, ``framework``, ``losses``,
 ``metrics`` and ``training`` is tf-slim's (``_slim_compat.DELEGATES``),
@@ -40,6 +41,7 @@ from tf1clip.contrib import slim
 from tf1clip.contrib import training
 
 __all__ = [
+    "crf",
     "cudnn_rnn",
     "estimator",
     "framework",
@@ -56,7 +58,7 @@ __all__ = [
 
 
 def __getattr__(name):
-    if name in ("cudnn_rnn", "legacy_seq2seq"):
+    if name in ("crf", "cudnn_rnn", "legacy_seq2seq"):
         import importlib
 
         return importlib.import_module("tf1clip.contrib." + name)

@@ -70,7 +70,7 @@ CONTRIB_ESTIMATOR_HEADS = (
 OWN = {
     "tf.contrib": (
         "tf1clip.contrib",
-        ("cudnn_rnn", "estimator", "framework", "layers", "legacy_seq2seq", "opt", "rnn", "slim", "training"),
+        ("crf", "cudnn_rnn", "estimator", "framework", "layers", "legacy_seq2seq", "opt", "rnn", "slim", "training"),
     ),
     "tf.contrib.estimator": ("tf1clip.contrib.estimator", ("clip_gradients_by_norm",) + CONTRIB_ESTIMATOR_HEADS),
     "tf.contrib.framework": ("tf1clip.contrib.framework", ("get_global_step", "get_or_create_global_step")),
@@ -237,6 +237,19 @@ LEGACY_SEQ2SEQ = (
     "tied_rnn_seq2seq",
 )
 CUDNN_CELLS = ("CudnnCompatibleGRUCell", "CudnnCompatibleLSTMCell")
+CRF = (
+    "CrfDecodeBackwardRnnCell",
+    "CrfDecodeForwardRnnCell",
+    "CrfForwardRnnCell",
+    "crf_binary_score",
+    "crf_decode",
+    "crf_log_likelihood",
+    "crf_log_norm",
+    "crf_multitag_sequence_score",
+    "crf_sequence_score",
+    "crf_unary_score",
+    "viterbi_decode",
+)
 OWN["tf.contrib.rnn"] = ("tf1clip.contrib.rnn", tuple(sorted(n for names in RNN_OWN.values() for n in names)))
 for _module, _names in RNN_OWN.items():
     OWN["tf.contrib.rnn.python.ops." + _module] = ("tf1clip.contrib.rnn", _names)
@@ -248,6 +261,8 @@ for _path in (
     "tf.contrib.cudnn_rnn.python.ops.cudnn_rnn_ops",
 ):
     OWN[_path] = ("tf1clip.contrib.cudnn_rnn", CUDNN_CELLS)
+for _path in ("tf.contrib.crf", "tf.contrib.crf.python.ops.crf"):
+    OWN[_path] = ("tf1clip.contrib.crf", CRF)
 
 # ``tf.contrib.<key>`` modules whose tf-slim names go to ``tf1clip.contrib.<key>`` (tf-slim's port).
 SLIM_ROOTS = ("slim", "layers", "framework", "losses", "metrics", "training")
@@ -480,7 +495,7 @@ SUCCESSORS = {
     "tf.contrib.distributions": "use the tensorflow-probability package (tfp.distributions)",
     "tf.contrib.bayesflow": "use the tensorflow-probability package",
     "tf.contrib.seq2seq": "use tensorflow-addons' tfa.seq2seq (in maintenance mode) or Keras layers",
-    "tf.contrib.crf": "use tensorflow-addons' tfa.text.crf (in maintenance mode)",
+    "tf.contrib.crf": "tf1clip.contrib.crf re-creates TF 1.15's public crf names (docs/rnn.rst), not this one",
     "tf.contrib.image": "use tf.image or tensorflow-addons' tfa.image (in maintenance mode)",
     "tf.contrib.data": "use tf.data and tf.data.experimental",
     "tf.contrib.lookup": "use tf.lookup",
