@@ -101,6 +101,9 @@ def test_every_promised_api_has_a_program():
         "tf.feature_column.embedding_column",
         "warm_start_from",
         "tf.estimator.inputs.numpy_input_fn",
+        "tf.contrib.crf.crf_log_likelihood",
+        "tf.contrib.crf.crf_decode",
+        "tf.contrib.crf.viterbi_decode",
     ]:
         assert api in text, api
 
