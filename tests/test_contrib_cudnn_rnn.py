@@ -26,3 +26,30 @@ def results(tmp_path_factory):
 @pytest.mark.parametrize("case", case_names(CASES))
 def test_cudnn_rnn_case(results, case):
     report_case(results, case)
+
+
+def test_upgrade_converts_every_spelling_without_errors():
+    from tf1clip.upgrade import upgrade_source
+
+    source = """\
+import tensorflow as tf
+from tensorflow.contrib import cudnn_rnn
+from tensorflow.contrib.cudnn_rnn import CudnnGRU
+from tensorflow.contrib.cudnn_rnn.python.layers import cudnn_rnn as layers
+from tensorflow.contrib.cudnn_rnn.python.ops import cudnn_rnn_ops
+a = tf.contrib.cudnn_rnn.CudnnLSTM(2, 8, direction=cudnn_rnn_ops.CUDNN_RNN_BIDIRECTION)
+b = [cudnn_rnn.CudnnRNNTanh, CudnnGRU, layers.CudnnRNNRelu, cudnn_rnn_ops.CudnnLSTMSaveable]
+"""
+    result = upgrade_source(source, target="modern")
+    assert [(e.line, e.message) for e in result.log if e.severity == "ERROR"] == []
+    assert result.text.splitlines()[2:] == [
+        "import tensorflow as tf",
+        "import tf1clip.contrib.cudnn_rnn",
+        "from tf1clip.contrib import cudnn_rnn",
+        "from tf1clip.contrib.cudnn_rnn import CudnnGRU",
+        "from tf1clip.contrib import cudnn_rnn as layers",
+        "from tf1clip.contrib import cudnn_rnn as cudnn_rnn_ops",
+        "a = tf1clip.contrib.cudnn_rnn.CudnnLSTM(2, 8, direction=cudnn_rnn_ops.CUDNN_RNN_BIDIRECTION)",
+        "b = [cudnn_rnn.CudnnRNNTanh, CudnnGRU, layers.CudnnRNNRelu, cudnn_rnn_ops.CudnnLSTMSaveable]",
+    ]
+    assert 'os.environ["TF_USE_LEGACY_KERAS"] = "1"' in result.text.splitlines()[1]

@@ -237,6 +237,17 @@ LEGACY_SEQ2SEQ = (
     "tied_rnn_seq2seq",
 )
 CUDNN_CELLS = ("CudnnCompatibleGRUCell", "CudnnCompatibleLSTMCell")
+CUDNN_LAYERS = ("CudnnGRU", "CudnnLSTM", "CudnnRNNRelu", "CudnnRNNTanh")
+CUDNN_OPS = CUDNN_CELLS + (
+    "CudnnGRUSaveable",
+    "CudnnLSTMSaveable",
+    "CudnnParamsFormatConverterGRU",
+    "CudnnParamsFormatConverterLSTM",
+    "CudnnParamsFormatConverterRelu",
+    "CudnnParamsFormatConverterTanh",
+    "CudnnRNNReluSaveable",
+    "CudnnRNNTanhSaveable",
+)
 CRF = (
     "CrfDecodeBackwardRnnCell",
     "CrfDecodeForwardRnnCell",
@@ -255,12 +266,27 @@ for _module, _names in RNN_OWN.items():
     OWN["tf.contrib.rnn.python.ops." + _module] = ("tf1clip.contrib.rnn", _names)
 for _path in ("tf.contrib.legacy_seq2seq", "tf.contrib.legacy_seq2seq.python.ops.seq2seq"):
     OWN[_path] = ("tf1clip.contrib.legacy_seq2seq", LEGACY_SEQ2SEQ)
-for _path in (
-    "tf.contrib.cudnn_rnn",
-    "tf.contrib.cudnn_rnn.python.layers.cudnn_rnn",
-    "tf.contrib.cudnn_rnn.python.ops.cudnn_rnn_ops",
-):
-    OWN[_path] = ("tf1clip.contrib.cudnn_rnn", CUDNN_CELLS)
+CUDNN_CONSTANTS = tuple(
+    "CUDNN_" + n
+    for n in (
+        "GRU",
+        "GRU_PARAMS_PER_LAYER",
+        "INPUT_AUTO_MODE",
+        "INPUT_LINEAR_MODE",
+        "INPUT_SKIP_MODE",
+        "LSTM",
+        "LSTM_PARAMS_PER_LAYER",
+        "RNN_BIDIRECTION",
+        "RNN_RELU",
+        "RNN_RELU_PARAMS_PER_LAYER",
+        "RNN_TANH",
+        "RNN_TANH_PARAMS_PER_LAYER",
+        "RNN_UNIDIRECTION",
+    )
+)
+OWN["tf.contrib.cudnn_rnn"] = ("tf1clip.contrib.cudnn_rnn", CUDNN_LAYERS + CUDNN_OPS)
+OWN["tf.contrib.cudnn_rnn.python.layers.cudnn_rnn"] = ("tf1clip.contrib.cudnn_rnn", CUDNN_LAYERS + CUDNN_CONSTANTS)
+OWN["tf.contrib.cudnn_rnn.python.ops.cudnn_rnn_ops"] = ("tf1clip.contrib.cudnn_rnn", CUDNN_OPS + CUDNN_CONSTANTS)
 for _path in ("tf.contrib.crf", "tf.contrib.crf.python.ops.crf"):
     OWN[_path] = ("tf1clip.contrib.crf", CRF)
 
@@ -461,10 +487,8 @@ SUCCESSORS = {
     "(docs/rnn.rst) and tf.compat.v1.nn.rnn_cell has the core cells; the other contrib cells have no "
     "maintained successor (tf.keras.layers RNN layers for new code)",
     "tf.contrib.legacy_seq2seq": "tf1clip.contrib.legacy_seq2seq re-creates its public functions only",
-    "tf.contrib.cudnn_rnn": "CudnnLSTM/CudnnGRU keep their weights in an opaque cuDNN buffer that tf1clip does "
-    "not re-create: restore their checkpoints into tf1clip.contrib.cudnn_rnn.CudnnCompatibleLSTMCell / "
-    "CudnnCompatibleGRUCell cells (a MultiRNNCell under tf.compat.v1.nn.dynamic_rnn, docs/rnn.rst), or train "
-    "anew with tf.keras.layers.LSTM or tf.keras.layers.GRU, which run cuDNN kernels on a GPU",
+    "tf.contrib.cudnn_rnn": "tf1clip.contrib.cudnn_rnn re-creates TF 1.15's public cudnn_rnn names (the layers, "
+    "the compatible cells, the saveables and format converters; docs/rnn.rst), not this one",
     "tf.contrib.quantize": "no graph-rewrite successor exists for tf.compat.v1 graphs: quantization-aware "
     "training moved to Keras models in the tensorflow-model-optimization package "
     "(tfmot.quantization.keras.quantize_model)",
