@@ -12,7 +12,6 @@ T, B, D, UNITS, LAYERS = 4, 2, 3, 3, 2
 CASES = {
     "lstm_uni": ("lstm", "unidirectional"),
     "lstm_bi": ("lstm", "bidirectional"),
-    "gru_uni": ("gru", "unidirectional"),
     "gru_bi": ("gru", "bidirectional"),
     "tanh_uni": ("rnn_tanh", "unidirectional"),
     "relu_bi": ("rnn_relu", "bidirectional"),
