@@ -262,7 +262,11 @@ def test_time_major_false_and_inference_dropout():
     "make, error, message",
     [
         (lambda: cudnn_rnn.CudnnLSTM(1, 2, direction="both"), ValueError, "Invalid direction: both, expecting"),
-        (lambda: cudnn_rnn.CudnnLSTM(1, 2, input_mode="x"), ValueError, "Invalid input_mode: x, expecting"),
+        (
+            lambda: cudnn_rnn.CudnnLSTM(1, 2, input_mode="x"),
+            ValueError,
+            r"Invalid input_mode: x, expect one of \(linear_input, skip_input, auto_select\)",
+        ),
         (lambda: cudnn_rnn.CudnnGRU(1, 2, dtype=tf.int32), ValueError, "Only support float16, float32, float64"),
         (lambda: cudnn_rnn.CudnnGRU(0, 2), ValueError, "num_layers: expected a positive integer, got 0"),
         (lambda: cudnn_rnn.CudnnLSTM(1, 2)(tf.ones([2, 3])), ValueError, "Expecting input_shape with 3 dims, got 2"),

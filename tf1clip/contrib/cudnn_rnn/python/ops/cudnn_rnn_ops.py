@@ -136,7 +136,7 @@ def check_input_mode(input_mode):
     """Raises TF 1.15's ``ValueError`` for an ``input_mode`` other than linear_input, skip_input, auto_select."""
     if input_mode not in (CUDNN_INPUT_LINEAR_MODE, CUDNN_INPUT_SKIP_MODE, CUDNN_INPUT_AUTO_MODE):
         raise ValueError(
-            "Invalid input_mode: %s, expecting %s, %s or %s"
+            "Invalid input_mode: %s, expect one of (%s, %s, %s)"
             % (input_mode, CUDNN_INPUT_LINEAR_MODE, CUDNN_INPUT_SKIP_MODE, CUDNN_INPUT_AUTO_MODE)
         )
 
