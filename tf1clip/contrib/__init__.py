@@ -18,8 +18,8 @@ fixed (docs/contrib.rst):
   ``train``)
 * ``opt.clip_gradients_by_global_norm``
 * ``framework.get_global_step``, ``framework.get_or_create_global_step``
-* ``rnn`` (the cells and functions TF 2 dropped), ``legacy_seq2seq``, ``cudnn_rnn`` (the
-  cuDNN-compatible cells), re-created on ``tf.compat.v1.nn.rnn_cell`` (docs/rnn.rst); ``legacy_seq2seq``
+* ``rnn`` (the cells and functions TF 2 dropped), ``legacy_seq2seq``, ``cudnn_rnn`` (the cuDNN layers,
+  saveables and compatible cells), re-created on ``tf.compat.v1.nn.rnn_cell`` (docs/rnn.rst); ``legacy_seq2seq``
   and ``cudnn_rnn`` are imported on first use (they need Keras 2)
 * ``crf``: TF 1.15's linear-chain CRF, re-created (docs/rnn.rst), imported on first use
 
