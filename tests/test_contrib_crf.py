@@ -208,6 +208,7 @@ a = [crf.crf_decode, crf2.crf_log_norm, crf3.CrfForwardRnnCell, viterbi_decode, 
     assert result.text.splitlines() == [
         "import tensorflow as tf",
         "import tf1clip.contrib",
+        "tf.compat.v1.disable_v2_behavior()  # tf1clip-upgrade: TF 1 graph code needs TF 1 behavior",
         "from tf1clip.contrib import crf",
         "import tf1clip.contrib.crf as crf2",
         "from tf1clip.contrib.crf import viterbi_decode",

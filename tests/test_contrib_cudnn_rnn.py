@@ -45,6 +45,7 @@ b = [cudnn_rnn.CudnnRNNTanh, CudnnGRU, layers.CudnnRNNRelu, cudnn_rnn_ops.CudnnL
     assert result.text.splitlines()[2:] == [
         "import tensorflow as tf",
         "import tf1clip.contrib.cudnn_rnn",
+        "tf.compat.v1.disable_v2_behavior()  # tf1clip-upgrade: TF 1 graph code needs TF 1 behavior",
         "from tf1clip.contrib import cudnn_rnn",
         "from tf1clip.contrib.cudnn_rnn import CudnnGRU",
         "from tf1clip.contrib import cudnn_rnn as layers",

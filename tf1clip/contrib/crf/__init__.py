@@ -6,32 +6,9 @@
 ``transitions`` variable. Needs no Keras; ``tf1clip.contrib.crf.crf`` is imported on first use of a name.
 """
 
-import importlib
-from typing import Any, List
+from tf1clip.contrib import _manifest
 
-_NAMES = (
-    "CrfDecodeBackwardRnnCell",
-    "CrfDecodeForwardRnnCell",
-    "CrfForwardRnnCell",
-    "crf_binary_score",
-    "crf_decode",
-    "crf_log_likelihood",
-    "crf_log_norm",
-    "crf_multitag_sequence_score",
-    "crf_sequence_score",
-    "crf_unary_score",
-    "viterbi_decode",
-)
-__all__ = list(_NAMES)
+__all__ = list(_manifest.names("tf1clip.contrib.crf"))
 
-
-def __getattr__(name: str) -> Any:
-    if name not in _NAMES:
-        raise AttributeError("module 'tf1clip.contrib.crf' has no attribute %r" % (name,))
-    value = getattr(importlib.import_module("tf1clip.contrib.crf.crf"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> List[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__ = _manifest.module_getattr("tf1clip.contrib.crf", globals())
+__dir__ = _manifest.module_dir("tf1clip.contrib.crf", globals())
