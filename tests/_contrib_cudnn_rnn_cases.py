@@ -19,7 +19,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "data", "tf115_cudnn")
 sys.path.insert(0, DATA)
 
-import cases  # noqa: E402
+import cudnn_cases as cases  # noqa: E402
 
 with open(os.path.join(DATA, "refs.json")) as _f:
     REFS = json.load(_f)

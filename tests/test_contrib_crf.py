@@ -1,6 +1,6 @@
 """tf1clip.contrib.crf computes TF 1.15's tf.contrib.crf.
 
-tests/data/tf115_crf/make_refs.py ran the graphs of cases.py once on TF 1.15.5 (refs.json: outputs, gradients,
+tests/data/tf115_crf/make_refs.py ran the graphs of crf_cases.py once on TF 1.15.5 (refs.json: outputs, gradients,
 variable names, viterbi_decode); here the same graphs are built with tf1clip.contrib.crf and must match to
 rtol 1e-5. Independently, every score is checked against a NumPy brute force over all tag sequences of tiny
 problems (log norm, Viterbi argmax, multitag scores) and the gradients of the log norm against the CRF's
@@ -22,7 +22,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "data", "tf115_crf")
 sys.path.insert(0, DATA)
 
-import cases  # noqa: E402
+import crf_cases as cases  # noqa: E402
 
 with open(os.path.join(DATA, "refs.json")) as _f:
     REFS = json.load(_f)

@@ -2,7 +2,7 @@
 
     env -u TF2_BEHAVIOR -u PYTHONPATH ~/.cache/tf1clip/tf115-venv/bin/python tests/data/tf115_crf/make_refs.py
 
-Builds every case of cases.py with tf.contrib.crf and writes its outputs, gradients and variable names, and
+Builds every case of crf_cases.py with tf.contrib.crf and writes its outputs, gradients and variable names, and
 viterbi_decode's results, to refs.json.
 """
 
@@ -15,7 +15,7 @@ import tensorflow as tf
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-import cases  # noqa: E402
+import crf_cases as cases  # noqa: E402
 
 
 def main():

@@ -2,7 +2,7 @@
 
     env -u TF2_BEHAVIOR -u PYTHONPATH ~/.cache/tf1clip/tf115-venv/bin/python tests/data/tf115_cudnn/make_refs.py
 
-For every case of cases.py: builds TF 1.15's cuDNN-compatible graph, loads the case's canonical weights by
+For every case of cudnn_cases.py: builds TF 1.15's cuDNN-compatible graph, loads the case's canonical weights by
 variable name (they must be exactly the graph's variables), and records the outputs, the final h of every layer
 and direction, and the gradient of a fixed weighted sum of the outputs with respect to the inputs. With
 ``lm CKPT``: the loss of lm_tf115.py's compatible-cell language model restored from CKPT.
@@ -18,7 +18,7 @@ import tensorflow as tf
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-import cases  # noqa: E402
+import cudnn_cases as cases  # noqa: E402
 
 
 def run(name):
