@@ -273,6 +273,17 @@ def adam_beta_powers(optimizer):
     return optimizer._get_beta_accumulators()
 
 
+def saveable_classes():
+    """``(SaveableObject, SaveSpec)``: what a ``tf.compat.v1.train.Saver`` saves besides variables.
+
+    ``tensorflow.python.training.saving.saveable_object``: checked on TF 2.15, 2.21 (the v1 ``Saver`` still
+    saves the ``SAVEABLE_OBJECTS`` collection). Public replacement: none for ``tf.compat.v1`` graphs.
+    """
+    from tensorflow.python.training.saving import saveable_object
+
+    return saveable_object.SaveableObject, saveable_object.SaveSpec
+
+
 # (object or class path, attribute) for every private name above.
 PRIVATE_NAMES = [
     ("tensorflow.compat.v1.train.experimental.MixedPrecisionLossScaleOptimizer", "_doing_dynamic_loss_scaling"),
@@ -301,6 +312,8 @@ PRIVATE_NAMES = [
     ("tensorflow.compat.v1.train.Optimizer", "_create_non_slot_variable"),
     ("tensorflow.compat.v1.train.Optimizer", "_get_non_slot_variable"),
     ("tensorflow.compat.v1.train.AdamOptimizer", "_get_beta_accumulators"),
+    ("tensorflow.python.training.saving.saveable_object", "SaveableObject"),
+    ("tensorflow.python.training.saving.saveable_object", "SaveSpec"),
 ]
 
 # (class path, attribute) for the private attributes that instances get in ``__init__``.

@@ -83,6 +83,8 @@ _S2S_ATTENTION_DIFFERENCES = (
     "A probability_fn that is not callable and a bad monotonic mode raise at construction (TF 1.15: on the first "
     "call); the Keras-style *V2 mechanisms are not re-created."
 )
+_CUDNN = "tf.contrib.cudnn_rnn"
+_CUDNN_OPS_IMPL = "tf1clip.contrib.cudnn_rnn.python.ops.cudnn_rnn_ops"
 
 
 def _submodules(target, *names, tf_paths=(), **flags):
@@ -249,6 +251,7 @@ _LEARN_ROWS += _submodules(
 ROWS: Tuple[Row, ...] = (
     _submodules(_C, "estimator", "framework", "layers", "opt", "slim", "training", tf_paths=("tf.contrib",))
     + _submodules(_C, "rnn", "legacy_seq2seq", "cudnn_rnn", "seq2seq", tf_paths=("tf.contrib",), keras2=True)
+    + _submodules(_C, "crf", tf_paths=("tf.contrib",))
     + _submodules(_C, "losses", "metrics", extra="slim")
     + _submodules(_C, "gan", extra="gan")
     + _submodules(_C, "learn", tf_paths=("tf.contrib",))
@@ -471,22 +474,21 @@ ROWS: Tuple[Row, ...] = (
         ),
         Row(
             _C + ".cudnn_rnn",
-            _C + ".cudnn_rnn",
+            _CUDNN_OPS_IMPL,
             ("CudnnCompatibleGRUCell", "CudnnCompatibleLSTMCell"),
-            (
-                "tf.contrib.cudnn_rnn",
-                "tf.contrib.cudnn_rnn.python.layers.cudnn_rnn",
-                "tf.contrib.cudnn_rnn.python.ops.cudnn_rnn_ops",
-            ),
+            (_CUDNN, _CUDNN + ".python.layers.cudnn_rnn", _CUDNN + ".python.ops.cudnn_rnn_ops"),
             keras2=True,
         ),
         Row(
             _C + ".cudnn_rnn",
-            _C + ".cudnn_rnn",
+            _C + ".cudnn_rnn.python.layers.cudnn_rnn",
             ("CudnnGRU", "CudnnLSTM", "CudnnRNNRelu", "CudnnRNNTanh"),
-            (),
+            (_CUDNN, _CUDNN + ".python.layers.cudnn_rnn"),
             keras2=True,
-            differences="Not re-created (an opaque cuDNN weight buffer): constructing one raises NotImplementedError.",
+            graph=True,
+            differences="Off a GPU they compute cuDNN's function with TensorFlow ops (no skip_input; dropout masks "
+            "are not cuDNN's) and write TF 1.15's checkpoints (opaque buffer in cuDNN's packed layout plus canonical "
+            "weights); Saver-based checkpoints only.",
         ),
         Row(
             _C + ".seq2seq",
@@ -525,6 +527,65 @@ ROWS: Tuple[Row, ...] = (
             graph=True,
             differences="TF 1.15's private helpers, which TF 1 code subclassed and imported from the module.",
         ),
+        Row(
+            _C + ".cudnn_rnn",
+            _CUDNN_OPS_IMPL,
+            (
+                "CudnnGRUSaveable",
+                "CudnnLSTMSaveable",
+                "CudnnParamsFormatConverterGRU",
+                "CudnnParamsFormatConverterLSTM",
+                "CudnnParamsFormatConverterRelu",
+                "CudnnParamsFormatConverterTanh",
+                "CudnnRNNReluSaveable",
+                "CudnnRNNTanhSaveable",
+            ),
+            (_CUDNN, _CUDNN + ".python.ops.cudnn_rnn_ops"),
+            keras2=True,
+            graph=True,
+        ),
+        Row(
+            _C + ".cudnn_rnn",
+            _CUDNN_OPS_IMPL,
+            (
+                "CUDNN_GRU",
+                "CUDNN_GRU_PARAMS_PER_LAYER",
+                "CUDNN_INPUT_AUTO_MODE",
+                "CUDNN_INPUT_LINEAR_MODE",
+                "CUDNN_INPUT_SKIP_MODE",
+                "CUDNN_LSTM",
+                "CUDNN_LSTM_PARAMS_PER_LAYER",
+                "CUDNN_RNN_BIDIRECTION",
+                "CUDNN_RNN_RELU",
+                "CUDNN_RNN_RELU_PARAMS_PER_LAYER",
+                "CUDNN_RNN_TANH",
+                "CUDNN_RNN_TANH_PARAMS_PER_LAYER",
+                "CUDNN_RNN_UNIDIRECTION",
+            ),
+            (_CUDNN + ".python.layers.cudnn_rnn", _CUDNN + ".python.ops.cudnn_rnn_ops"),
+            keras2=True,
+            differences="Also on tf1clip.contrib.cudnn_rnn (TF 1.15 had them in its two modules only).",
+        ),
+        Row(
+            _C + ".crf",
+            _C + ".crf.crf",
+            (
+                "CrfDecodeBackwardRnnCell",
+                "CrfDecodeForwardRnnCell",
+                "CrfForwardRnnCell",
+                "crf_binary_score",
+                "crf_decode",
+                "crf_log_likelihood",
+                "crf_log_norm",
+                "crf_multitag_sequence_score",
+                "crf_sequence_score",
+                "crf_unary_score",
+            ),
+            ("tf.contrib.crf", "tf.contrib.crf.python.ops.crf"),
+            graph=True,
+            differences="The three cells are cell-like objects, not RNNCell subclasses (no Keras needed).",
+        ),
+        Row(_C + ".crf", _C + ".crf.crf", ("viterbi_decode",), ("tf.contrib.crf", "tf.contrib.crf.python.ops.crf")),
         Row(_C + ".tfprof", _C + ".tfprof.model_analyzer", ("model_analyzer",), ("tf.contrib.tfprof",)),
         Row(_C + ".tfprof", _C + ".tfprof.tfprof_logger", ("tfprof_logger",), ("tf.contrib.tfprof",)),
         Row(

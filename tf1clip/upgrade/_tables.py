@@ -260,10 +260,8 @@ SUCCESSORS = {
     "(docs/rnn.rst) and tf.compat.v1.nn.rnn_cell has the core cells; the other contrib cells have no "
     "maintained successor (tf.keras.layers RNN layers for new code)",
     "tf.contrib.legacy_seq2seq": "tf1clip.contrib.legacy_seq2seq re-creates its public functions only",
-    "tf.contrib.cudnn_rnn": "CudnnLSTM/CudnnGRU keep their weights in an opaque cuDNN buffer that tf1clip does "
-    "not re-create: restore their checkpoints into tf1clip.contrib.cudnn_rnn.CudnnCompatibleLSTMCell / "
-    "CudnnCompatibleGRUCell cells (a MultiRNNCell under tf.compat.v1.nn.dynamic_rnn, docs/rnn.rst), or train "
-    "anew with tf.keras.layers.LSTM or tf.keras.layers.GRU, which run cuDNN kernels on a GPU",
+    "tf.contrib.cudnn_rnn": "tf1clip.contrib.cudnn_rnn re-creates TF 1.15's public cudnn_rnn names (the layers, "
+    "the compatible cells, the saveables and format converters; docs/rnn.rst), not this one",
     "tf.contrib.quantize": "no graph-rewrite successor exists for tf.compat.v1 graphs: quantization-aware "
     "training moved to Keras models in the tensorflow-model-optimization package "
     "(tfmot.quantization.keras.quantize_model)",
@@ -292,7 +290,7 @@ SUCCESSORS = {
     "tf.contrib.distributions": "use the tensorflow-probability package (tfp.distributions)",
     "tf.contrib.bayesflow": "use the tensorflow-probability package",
     "tf.contrib.seq2seq": "use tensorflow-addons' tfa.seq2seq (in maintenance mode) or Keras layers",
-    "tf.contrib.crf": "use tensorflow-addons' tfa.text.crf (in maintenance mode)",
+    "tf.contrib.crf": "tf1clip.contrib.crf re-creates TF 1.15's public crf names (docs/rnn.rst), not this one",
     "tf.contrib.image": "use tf.image or tensorflow-addons' tfa.image (in maintenance mode)",
     "tf.contrib.data": "use tf.data and tf.data.experimental",
     "tf.contrib.lookup": "use tf.lookup",
