@@ -197,20 +197,6 @@ def pasta_edit_visitor(spec):
     return ast_edits._PastaEditVisitor(spec)
 
 
-def notebook_code(path):
-    """``ipynb._get_code(path)``: ``(code lines, notebook)`` of a notebook file."""
-    from tensorflow.tools.compatibility import ipynb
-
-    return ipynb._get_code(path)
-
-
-def update_notebook(notebook, raw_code, new_lines):
-    """``ipynb._update_notebook``: ``notebook`` with its code cells replaced by ``new_lines``."""
-    from tensorflow.tools.compatibility import ipynb
-
-    return ipynb._update_notebook(notebook, raw_code, new_lines)
-
-
 # (object or class path, attribute) for every private name above that an object or class has.
 def optimizer_update_method(optimizer, name):
     """A v1 optimizer's per-variable update method ``name`` (``_apply_dense``, ``_resource_apply_sparse``, ...).
@@ -286,8 +272,6 @@ PRIVATE_NAMES = [
     ("tensorflow.compat.v1.train.Optimizer", "_handle_deferred_dependencies"),
     ("tensorflow.compat.v1.mixed_precision.LossScale", "_add_weight"),
     ("tensorflow.tools.compatibility.ast_edits", "_PastaEditVisitor"),
-    ("tensorflow.tools.compatibility.ipynb", "_get_code"),
-    ("tensorflow.tools.compatibility.ipynb", "_update_notebook"),
     ("tensorflow.compat.v1.train.Optimizer", "_apply_dense"),
     ("tensorflow.compat.v1.train.Optimizer", "_resource_apply_dense"),
     ("tensorflow.compat.v1.train.Optimizer", "_apply_sparse"),
