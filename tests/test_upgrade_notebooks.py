@@ -183,6 +183,17 @@ def test_a_cell_that_is_not_python_is_named(tmp_path):
     assert after == _notebook(cells)
 
 
+def test_code_that_pasta_cannot_read_is_an_error_not_a_crash(tmp_path):
+    cells = [code("import tensorflow as tf\n"), code("a = [[0]]\nb = a[(1 - 1) * 2:3, 0]\n")]
+    result, after, _ = _convert(tmp_path, cells)
+    assert result.status == "failed" and after == _notebook(cells)
+    assert [e.message for e in result.errors] == [
+        "pasta, the parser that keeps the formatting (tf_upgrade_v2's too), cannot read the line "
+        "'b = a[(1 - 1) * 2:3, 0]'; rewrite it (for example a subscript whose first slice starts with a "
+        "parenthesis: a[(n - 1) * 2:n, 0] as a[2 * (n - 1):n, 0]); the file was left unchanged."
+    ]
+
+
 def test_a_moved_cell_boundary_is_an_error_not_a_crash(monkeypatch, tmp_path):
     def drop_markers(text, *args, **kwargs):
         lines = [line for line in text.split("\n") if "_tf1clip_cell_" not in line]

@@ -124,8 +124,17 @@ def upgrade_source(
 
 
 def _convert_code(text, options):
+    from tf1clip.upgrade import _engine
+
     try:
         return upgrade_source(text, **options)
+    except _engine.pasta.base.annotate.AnnotationError as err:
+        line = str(err).split("\n", 1)[-1].strip().split(": ", 1)[-1]
+        raise _Unconvertible(
+            "pasta, the parser that keeps the formatting (tf_upgrade_v2's too), cannot read the line %r; rewrite it "
+            "(for example a subscript whose first slice starts with a parenthesis: a[(n - 1) * 2:n, 0] "
+            "as a[2 * (n - 1):n, 0])" % line
+        ) from None
     except RecursionError:
         raise _Unconvertible(
             "the code is nested too deeply for the converter (RecursionError); convert "
