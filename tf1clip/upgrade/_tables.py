@@ -599,3 +599,128 @@ CONTRIB_ESTIMATOR = {
 # tf.contrib.estimator's head-taking Estimators (TF 1.13 moved them to tf.estimator): tf1clip.estimator.X on the
 # modern target, tf.compat.v1.estimator.X on the estimator target (TF 2's tf.estimator.X takes a v2 head).
 CONTRIB_ESTIMATOR_V1 = ("DNNEstimator", "DNNLinearCombinedEstimator", "LinearEstimator")
+
+# TF 1 import paths that TF 2 lacks, moved wherever they start a module path (tf1clip re-creates them).
+PATH_MOVES = {"tf.examples.tutorials.mnist": "tf1clip.examples.tutorials.mnist"}
+
+# ``tensorflow.python.estimator.<module>`` (TF 1.15's shims of tensorflow_estimator's modules) -> (names that
+# tf.compat.v1.estimator has under the same name, {name: its other path there}): the objects identical in
+# TF 1.15 (generated there by comparing the objects). The estimator target keeps the modules themselves
+# (ESTIMATOR_PACKAGE); the modern target takes these names from tf1clip.estimator.
+ESTIMATOR_PACKAGE = "tensorflow_estimator.python.estimator"
+PY_ESTIMATOR = {
+    "canned.baseline": (("BaselineClassifier", "BaselineEstimator", "BaselineRegressor", "ModeKeys"), {}),
+    "canned.boosted_trees": (
+        ("BoostedTreesClassifier", "BoostedTreesEstimator", "BoostedTreesRegressor", "ModeKeys"),
+        {},
+    ),
+    "canned.dnn": (
+        ("DNNClassifier", "DNNEstimator", "DNNRegressor", "ModeKeys"),
+        {"dnn_logit_fn_builder": "experimental.dnn_logit_fn_builder"},
+    ),
+    "canned.dnn_linear_combined": (
+        ("DNNLinearCombinedClassifier", "DNNLinearCombinedEstimator", "DNNLinearCombinedRegressor", "ModeKeys"),
+        {},
+    ),
+    "canned.head": (("ModeKeys",), {}),
+    "canned.linear": (
+        ("LinearClassifier", "LinearEstimator", "LinearRegressor", "ModeKeys"),
+        {"LinearSDCA": "experimental.LinearSDCA", "linear_logit_fn_builder": "experimental.linear_logit_fn_builder"},
+    ),
+    "canned.parsing_utils": (("classifier_parse_example_spec", "regressor_parse_example_spec"), {}),
+    "estimator": (("Estimator", "ModeKeys", "VocabInfo", "WarmStartSettings"), {}),
+    "estimator_lib": (
+        (
+            "BaselineClassifier",
+            "BaselineEstimator",
+            "BaselineRegressor",
+            "BinaryClassHead",
+            "BoostedTreesClassifier",
+            "BoostedTreesRegressor",
+            "DNNClassifier",
+            "DNNEstimator",
+            "DNNLinearCombinedClassifier",
+            "DNNLinearCombinedEstimator",
+            "DNNLinearCombinedRegressor",
+            "DNNRegressor",
+            "Estimator",
+            "EstimatorSpec",
+            "EvalSpec",
+            "Exporter",
+            "FinalExporter",
+            "Head",
+            "LatestExporter",
+            "LinearClassifier",
+            "LinearEstimator",
+            "LinearRegressor",
+            "LogisticRegressionHead",
+            "ModeKeys",
+            "MultiClassHead",
+            "MultiHead",
+            "MultiLabelHead",
+            "PoissonRegressionHead",
+            "RegressionHead",
+            "RunConfig",
+            "TrainSpec",
+            "VocabInfo",
+            "WarmStartSettings",
+            "add_metrics",
+            "classifier_parse_example_spec",
+            "regressor_parse_example_spec",
+            "train_and_evaluate",
+        ),
+        {
+            "KMeansClustering": "experimental.KMeans",
+            "TPUEstimator": "tpu.TPUEstimator",
+            "call_logit_fn": "experimental.call_logit_fn",
+            "dnn_logit_fn_builder": "experimental.dnn_logit_fn_builder",
+            "linear_logit_fn_builder": "experimental.linear_logit_fn_builder",
+            "make_early_stopping_hook": "experimental.make_early_stopping_hook",
+            "stop_if_higher_hook": "experimental.stop_if_higher_hook",
+            "stop_if_lower_hook": "experimental.stop_if_lower_hook",
+            "stop_if_no_decrease_hook": "experimental.stop_if_no_decrease_hook",
+            "stop_if_no_increase_hook": "experimental.stop_if_no_increase_hook",
+        },
+    ),
+    "export.export": (
+        (),
+        {
+            "ServingInputReceiver": "export.ServingInputReceiver",
+            "TensorServingInputReceiver": "export.TensorServingInputReceiver",
+            "build_parsing_serving_input_receiver_fn": "export.build_parsing_serving_input_receiver_fn",
+            "build_raw_serving_input_receiver_fn": "export.build_raw_serving_input_receiver_fn",
+            "build_raw_supervised_input_receiver_fn": "experimental.build_raw_supervised_input_receiver_fn",
+        },
+    ),
+    "export.export_lib": (
+        (),
+        {
+            "ClassificationOutput": "export.ClassificationOutput",
+            "ExportOutput": "export.ExportOutput",
+            "PredictOutput": "export.PredictOutput",
+            "RegressionOutput": "export.RegressionOutput",
+            "ServingInputReceiver": "export.ServingInputReceiver",
+            "TensorServingInputReceiver": "export.TensorServingInputReceiver",
+            "build_parsing_serving_input_receiver_fn": "export.build_parsing_serving_input_receiver_fn",
+            "build_raw_serving_input_receiver_fn": "export.build_raw_serving_input_receiver_fn",
+            "build_raw_supervised_input_receiver_fn": "experimental.build_raw_supervised_input_receiver_fn",
+        },
+    ),
+    "export.export_output": (
+        (),
+        {
+            "ClassificationOutput": "export.ClassificationOutput",
+            "ExportOutput": "export.ExportOutput",
+            "PredictOutput": "export.PredictOutput",
+            "RegressionOutput": "export.RegressionOutput",
+        },
+    ),
+    "exporter": (("BestExporter", "Exporter", "FinalExporter", "LatestExporter"), {}),
+    "inputs.inputs": ((), {"numpy_input_fn": "inputs.numpy_input_fn", "pandas_input_fn": "inputs.pandas_input_fn"}),
+    "inputs.numpy_io": ((), {"numpy_input_fn": "inputs.numpy_input_fn"}),
+    "inputs.pandas_io": ((), {"pandas_input_fn": "inputs.pandas_input_fn"}),
+    "keras": (("ModeKeys",), {}),
+    "model_fn": (("EstimatorSpec", "ModeKeys"), {"call_logit_fn": "experimental.call_logit_fn"}),
+    "run_config": (("RunConfig",), {}),
+    "training": (("EvalSpec", "TrainSpec", "train_and_evaluate"), {}),
+}
