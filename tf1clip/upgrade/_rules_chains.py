@@ -45,10 +45,9 @@ def find_opaque(edits, tree):
         parent = edits.parents.get(node)
         if isinstance(parent, ast.Attribute) or (isinstance(parent, ast.Assign) and parent.value is node):
             continue
-        if (
-            _is_getattr(node, parent)
-            and _literal_name(parent) is not None
-            and supported(path + "." + _literal_name(parent)) is not None
+        if _is_getattr(node, parent) and (
+            path in T.COMPLETE_MODULES
+            or (_literal_name(parent) is not None and supported(path + "." + _literal_name(parent)) is not None)
         ):
             continue
         edits.opaque.add(node.id)
@@ -56,6 +55,8 @@ def find_opaque(edits, tree):
 
 def _getattr_ok(edits, node, call, path):
     name = _literal_name(call)
+    if name is None and path in T.COMPLETE_MODULES:
+        return True
     if name is None:
         edits.add(
             ERROR,

@@ -70,7 +70,20 @@ ENGINE_ALIASES = {"slim": "tf.contrib.slim"}
 ENGINE_ALIAS_PREFIX = "contrib_"
 
 # contrib module -> the path of its implementation package, which TF 1 code also imports from.
-LONG_PATHS = {"tf.contrib.layers": "tf.contrib.layers.python.layers", "tf.contrib.slim": "tf.contrib.slim.python.slim"}
+LONG_PATHS = {
+    "tf.contrib.layers": "tf.contrib.layers.python.layers",
+    "tf.contrib.slim": "tf.contrib.slim.python.slim",
+    "tf.contrib.framework": "tf.contrib.framework.python.ops",
+}
+# contrib modules tf1clip re-creates every public name of: ``getattr(tf.contrib.opt, name)`` with a name known
+# only at run time is rewritten to tf1clip's module.
+COMPLETE_MODULES = ("tf.contrib.opt",)
+
+# contrib.framework's implementation modules: their names are tf-slim's framework names.
+FRAMEWORK_MODULES = ("variables",)
+# Implementation modules named like a function their package exports (``from ...python.ops import arg_scope``
+# is the function): a path below one is read below the module in the value.
+MEMBER_MODULES = {"tf.contrib.framework.python.ops.arg_scope": "tf.contrib.framework"}
 
 
 def provided():
@@ -92,6 +105,8 @@ def _provided(rows):
     for short, long in LONG_PATHS.items():  # contrib's own module paths, as in "from ...python.layers import X"
         for contrib in [k for k in table if k == short or k.startswith(short + ".")]:
             table.setdefault(long + contrib[len(short) :], table[contrib])
+    for module in FRAMEWORK_MODULES:
+        table.setdefault(LONG_PATHS["tf.contrib.framework"] + "." + module, table["tf.contrib.framework"])
     for contrib, namespace in GAN_MODULES.items():
         names = frozenset(_gan_names.NAMES[namespace])
         table[contrib] = ("tf1clip.contrib." + namespace, names, names)
