@@ -19,6 +19,7 @@ from tf1clip.upgrade._notebook import NotebookCode
 from tf1clip.upgrade._results import FileResult
 from tf1clip.upgrade._results import LogEntry
 from tf1clip.upgrade._results import TensorFlowMissing
+from tf1clip.upgrade._results import needs_of
 from tf1clip.upgrade._tables import ERROR
 from tf1clip.upgrade._tables import INFO
 
@@ -269,6 +270,7 @@ def _convert_into(result, data, options):
         return data
     if new == data:
         result.status = "unchanged"
+    result.needs = needs_of(new.decode("utf-8", "replace"), result.log, result.added)
     return new
 
 

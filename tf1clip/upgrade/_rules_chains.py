@@ -164,6 +164,8 @@ def _converted_elsewhere(edits, node, parent, name, path):
         return True
     if edits.engine_converts(name):
         return True
+    if name.split(".")[0] != "tf" and edits.aliases.get(name.split(".")[0]) in T.CONTRIB_RENAMES:
+        return True  # bound by a ``from`` import that moved to the renamed name
     if edits.engine_converts(path):
         edits.replace(parent, node, path, "so that tf_upgrade_v2 converts it")
         return True

@@ -14,6 +14,7 @@ import types
 from tf1clip.upgrade import _tables as T
 from tf1clip.upgrade._astutil import body_of
 from tf1clip.upgrade._astutil import chains
+from tf1clip.upgrade._engine import ast_edits
 from tf1clip.upgrade._engine import pasta
 from tf1clip.upgrade._engine import tensorflow_version
 from tf1clip.upgrade._routes import tf_path
@@ -242,4 +243,30 @@ def _public_hint(name):
     return "no public TensorFlow name is %r: use the public tf.compat.v1 API or port the code" % name
 
 
-__all__ = ["rewrite_paths"]
+_DATASET_PROPERTIES = ("output_types", "output_shapes", "output_classes")
+
+
+def rewrite_dataset_properties(edits, tree):
+    """``x.output_types`` (``_shapes``, ``_classes``) -> ``tf.compat.v1.data.get_output_types(x)`` in a file that
+    builds ``tf.data`` pipelines: TF 2's datasets lack these TF 1 properties; the functions take datasets and
+    iterators."""
+    if not any("Dataset" in name or "contrib.data" in name for name, _ in chains(tree)):
+        return
+    for node in [n for n in ast.walk(tree) if isinstance(n, ast.Attribute)]:
+        parent = edits.parents.get(node)
+        if node.attr not in _DATASET_PROPERTIES or not isinstance(node.ctx, ast.Load) or parent is None:
+            continue
+        call = ast.Call(
+            func=ast_edits.full_name_node("tf.compat.v1.data.get_" + node.attr), args=[node.value], keywords=[]
+        )
+        for part in ast.walk(call.func):
+            ast.copy_location(part, node)
+        ast.copy_location(call, node)
+        pasta.ast_utils.replace_child(parent, node, call)
+        edits.parents[call] = parent
+        edits.add(
+            INFO, node, "Changed .%s to tf.compat.v1.data.get_%s(...): TF 2's datasets lack it" % (node.attr, node.attr)
+        )
+
+
+__all__ = ["rewrite_paths", "rewrite_dataset_properties"]

@@ -266,6 +266,39 @@ CONTRIB_RENAMES.update(
     )
 )
 
+# tf.contrib.data's names that tf.data.experimental / tf.compat.v1.data have (TF 1.15's contrib.data called
+# them), in the module and the implementation modules TF 1 code imported them from.
+_DATA_MODULES = {
+    "batching": ("dense_to_sparse_batch", "map_and_batch", "unbatch"),
+    "counter": ("Counter",),
+    "enumerate_ops": ("enumerate_dataset",),
+    "error_ops": ("ignore_errors",),
+    "get_single_element": ("get_single_element",),
+    "grouping": ("bucket_by_sequence_length", "group_by_reducer", "group_by_window", "Reducer"),
+    "interleave_ops": ("choose_from_datasets", "parallel_interleave", "sample_from_datasets"),
+    "iterator_ops": ("make_saveable_from_iterator",),
+    "parsing_ops": ("parse_example_dataset",),
+    "prefetching_ops": ("copy_to_device", "prefetch_to_device"),
+    "random_ops": ("RandomDataset",),
+    "readers": ("CsvDataset", "make_batched_features_dataset", "make_csv_dataset", "SqlDataset"),
+    "resampling": ("rejection_resample",),
+    "scan_ops": ("scan",),
+    "shuffle_ops": ("shuffle_and_repeat",),
+}
+for _name in _manifest.DATA_EXPERIMENTAL:
+    CONTRIB_RENAMES["tf.contrib.data." + _name] = "tf.data.experimental." + _name
+for _module, _names in _DATA_MODULES.items():
+    for _name in _names:
+        CONTRIB_RENAMES["tf.contrib.data.python.ops.%s.%s" % (_module, _name)] = "tf.data.experimental." + _name
+for _name in _manifest.DATA_V1:
+    CONTRIB_RENAMES["tf.contrib.data." + _name] = "tf.compat.v1.data." + _name
+
+# tf.contrib.distribute's strategies that tf.distribute has (tf_upgrade_v2's own manual-check ERROR stays: their
+# constructor arguments and methods changed).
+DISTRIBUTE = ("OneDeviceStrategy", "MirroredStrategy")
+for _name in DISTRIBUTE:
+    CONTRIB_RENAMES["tf.contrib.distribute." + _name] = "tf.distribute." + _name
+
 # The successor of each contrib module nothing maintained replaces symbol for symbol.
 SUCCESSORS = {
     "tf.contrib.gan": "TF-GAN 2.1.0 (tensorflow_gan), which tf1clip.contrib.gan routes to, has no such name",
@@ -311,8 +344,8 @@ SUCCESSORS = {
     "tf.contrib.seq2seq": "use tensorflow-addons' tfa.seq2seq (in maintenance mode) or Keras layers",
     "tf.contrib.crf": "use tensorflow-addons' tfa.text.crf (in maintenance mode)",
     "tf.contrib.image": "use tf.image or tensorflow-addons' tfa.image (in maintenance mode)",
-    "tf.contrib.data": "use tf.data and tf.data.experimental",
-    "tf.contrib.lookup": "use tf.lookup",
+    "tf.contrib.data": "tf.data.experimental and tf1clip.contrib.data have no such name; use tf.data",
+    "tf.contrib.lookup": "tf1clip.contrib.lookup has no such name; use tf.lookup",
     "tf.contrib.summary": "use tf.compat.v2.summary",
     "tf.contrib.predictor": "use tf.saved_model.load",
     "tf.contrib.keras": "use tf.keras",
