@@ -34,11 +34,10 @@ CONVERTED = [
     ),
     (
         "from tensorflow.contrib.data import Iterator, map_and_batch, sliding_window_batch\n"
-        "it = Iterator.from_structure(d.output_types)",
-        "from tensorflow.compat.v1.data import Iterator\n"
-        "from tensorflow.compat.v1.data.experimental import map_and_batch\n"
+        "it = Iterator.from_structure(d.output_types)\nd = d.apply(map_and_batch(f, 2)).apply(sliding_window_batch(2))",
         "from tf1clip.contrib.data import sliding_window_batch\n"
-        "it = Iterator.from_structure(d.output_types)",
+        "it = tf.compat.v1.data.Iterator.from_structure(tf.compat.v1.data.get_output_types(d))\n"
+        "d = d.apply(tf.data.experimental.map_and_batch(f, 2)).apply(sliding_window_batch(2))",
     ),
     (
         "from tensorflow.contrib.data.python.ops import batching\n"
@@ -46,8 +45,7 @@ CONVERTED = [
         "d = d.apply(batching.map_and_batch(f, 2)).apply(parallel_interleave(g, 2))\n"
         "d = d.apply(tf.contrib.data.prefetch_to_device('/cpu:0'))",
         "from tf1clip.contrib import data as batching\n"
-        "from tensorflow.data.experimental import parallel_interleave\n"
-        "d = d.apply(tf.data.experimental.map_and_batch(f, 2)).apply(parallel_interleave(g, 2))\n"
+        "d = d.apply(tf.data.experimental.map_and_batch(f, 2)).apply(tf.data.experimental.parallel_interleave(g, 2))\n"
         "d = d.apply(tf.data.experimental.prefetch_to_device('/cpu:0'))",
     ),
     (

@@ -164,11 +164,14 @@ def _converted_elsewhere(edits, node, parent, name, path):
         return True
     if edits.engine_converts(name):
         return True
-    if name.split(".")[0] != "tf" and edits.aliases.get(name.split(".")[0]) in T.CONTRIB_RENAMES:
-        return True  # bound by a ``from`` import that moved to the renamed name
     if edits.engine_converts(path):
         edits.replace(parent, node, path, "so that tf_upgrade_v2 converts it")
         return True
+    parts = path.split(".")
+    for k in range(len(parts) - 1, 2, -1):  # a member of a renamed class: tf.contrib.data.Iterator.from_structure
+        if ".".join(parts[:k]) in T.CONTRIB_RENAMES:
+            edits.replace_prefix(parent, node, len(parts) - k, T.CONTRIB_RENAMES[".".join(parts[:k])])
+            return True
     if T.MEMBERWISE.get(path):
         return defer_binding(edits, node, parent)
     return _removable_binding(edits, name, path) and defer_binding(edits, node, parent)

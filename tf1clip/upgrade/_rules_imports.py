@@ -134,11 +134,6 @@ def _new_home(edits, node, path, alias):
     """``(module, alias)`` that replaces the imported ``alias`` of contrib ``path``, or None."""
     if path in T.PREFIX_RENAMES:
         return tf_module(T.PREFIX_RENAMES[path].rpartition(".")[0]), ast.alias(name=alias.name, asname=alias.asname)
-    if path in T.CONTRIB_RENAMES and alias.name != "*":
-        module, _, name = T.CONTRIB_RENAMES[path].rpartition(".")
-        return tf_module(module), ast.alias(
-            name=name, asname=alias.asname or (alias.name if name != alias.name else None)
-        )
     if _v1_module(path):
         module = path.rpartition(".")[0]
         return tf_module("tf.compat.v1" + module[len("tf") :]), ast.alias(name=alias.name, asname=alias.asname)
