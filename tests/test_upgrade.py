@@ -556,7 +556,7 @@ def test_slim_family_is_routed_to_tf1clip_contrib_with_one_info_line(tmp_path):
     out = tmp_path / "out.py"
     status, report = _run(["--infile", SLIM_FAMILY, "--outfile", str(out)], tmp_path)
     assert status == 0 and not _errors(report), report
-    assert report.count("pip install 'tf1clip[slim]'") == 2  # the summary and the one INFO line
+    assert report.count("pip install 'tf1clip[slim]'") == 3  # the summary, the one INFO line, the install line
     text = out.read_text()
     assert "import tf1clip.contrib.slim as slim\n" in text
     assert "from tf1clip.contrib.layers import l2_regularizer, optimize_loss\n" in text

@@ -67,6 +67,44 @@ _OPT = "tf.contrib.opt"
 _OPT_MODS = "tf.contrib.opt.python.training."
 _TRAINING = "tf.contrib.training.python.training."
 _KERAS2_CELLS = "Keras 2 cells on tf.compat.v1.nn.rnn_cell"
+_DATA = "tf.contrib.data"
+_DATA_OPS = "tf.contrib.data.python.ops."
+DATA_EXPERIMENTAL = (
+    "AUTOTUNE",
+    "Counter",
+    "CsvDataset",
+    "Optional",
+    "RandomDataset",
+    "Reducer",
+    "SqlDataset",
+    "TFRecordWriter",
+    "bucket_by_sequence_length",
+    "choose_from_datasets",
+    "copy_to_device",
+    "dense_to_sparse_batch",
+    "enumerate_dataset",
+    "get_next_as_optional",
+    "get_single_element",
+    "group_by_reducer",
+    "group_by_window",
+    "ignore_errors",
+    "make_batched_features_dataset",
+    "make_csv_dataset",
+    "make_saveable_from_iterator",
+    "map_and_batch",
+    "parallel_interleave",
+    "parse_example_dataset",
+    "prefetch_to_device",
+    "rejection_resample",
+    "sample_from_datasets",
+    "scan",
+    "shuffle_and_repeat",
+    "unbatch",
+    "unique",
+)
+"""``tf.contrib.data`` names (TF 1.15) that are ``tf.data.experimental``'s, with the same name."""
+DATA_V1 = ("Iterator", "TextLineDataset", "TFRecordDataset", "FixedLengthRecordDataset")
+"""``tf.contrib.data`` names (TF 1.3-1.4) that are ``tf.compat.v1.data``'s."""
 _S2S_ATTENTION = (
     "AttentionMechanism",
     "AttentionWrapper",
@@ -249,7 +287,9 @@ _LEARN_ROWS += _submodules(
 
 
 ROWS: Tuple[Row, ...] = (
-    _submodules(_C, "estimator", "framework", "layers", "opt", "slim", "training", tf_paths=("tf.contrib",))
+    _submodules(
+        _C, "data", "estimator", "framework", "layers", "lookup", "opt", "slim", "training", tf_paths=("tf.contrib",)
+    )
     + _submodules(_C, "rnn", "legacy_seq2seq", "cudnn_rnn", "seq2seq", tf_paths=("tf.contrib",), keras2=True)
     + _submodules(_C, "crf", tf_paths=("tf.contrib",))
     + _submodules(_C, "losses", "metrics", extra="slim")
@@ -607,6 +647,57 @@ ROWS: Tuple[Row, ...] = (
             _C + ".tfprof.tfprof_logger",
             ("TRAINABLE_VARIABLES", "write_op_log"),
             ("tf.contrib.tfprof.tfprof_logger",),
+        ),
+        Row(
+            _C + ".data",
+            _C + ".data",
+            ("batch_and_drop_remainder", "padded_batch_and_drop_remainder"),
+            (_DATA, _DATA_OPS + "batching"),
+        ),
+        Row(_C + ".data", _C + ".data", ("sliding_window_batch",), (_DATA, _DATA_OPS + "sliding")),
+        Row(_C + ".data", _C + ".data", ("sloppy_interleave",), (_DATA, _DATA_OPS + "interleave_ops")),
+        Row(
+            _C + ".data",
+            _C + ".data",
+            DATA_EXPERIMENTAL + DATA_V1,
+            (),
+            differences="tf.data.experimental's and tf.compat.v1.data's own; tf1clip-upgrade converts them there.",
+        ),
+        Row(
+            _C + ".lookup",
+            _C + ".lookup",
+            (
+                "FastHashSpec",
+                "HasherSpec",
+                "IdTableWithHashBuckets",
+                "InitializableLookupTableBase",
+                "KeyValueTensorInitializer",
+                "LookupInterface",
+                "MutableDenseHashTable",
+                "MutableHashTable",
+                "StrongHashSpec",
+                "TableInitializerBase",
+                "TextFileIdTableInitializer",
+                "TextFileIndex",
+                "TextFileInitializer",
+                "TextFileStringTableInitializer",
+                "index_table_from_file",
+                "index_table_from_tensor",
+                "index_to_string",
+                "index_to_string_table_from_file",
+                "index_to_string_table_from_tensor",
+                "string_to_index",
+                "string_to_index_table_from_file",
+                "string_to_index_table_from_tensor",
+            ),
+            ("tf.contrib.lookup", "tf.contrib.lookup.lookup_ops"),
+        ),
+        Row(
+            _C + ".lookup",
+            _C + ".lookup",
+            ("HashTable",),
+            ("tf.contrib.lookup", "tf.contrib.lookup.lookup_ops"),
+            differences="shared_name does not share the table between Sessions (TF 2 names the table resource).",
         ),
         Row(
             _C + ".mixed_precision",
