@@ -273,6 +273,14 @@ def adam_beta_powers(optimizer):
     return optimizer._get_beta_accumulators()
 
 
+def op_is_stateful(op_type):
+    """Whether the registered op ``op_type`` is stateful (``CompiledWrapper`` keeps those out of XLA)."""
+    from tensorflow.python.framework import op_def_registry
+
+    op_def = op_def_registry.get(op_type)
+    return op_def is not None and op_def.is_stateful
+
+
 # (object or class path, attribute) for every private name above.
 PRIVATE_NAMES = [
     ("tensorflow.compat.v1.train.experimental.MixedPrecisionLossScaleOptimizer", "_doing_dynamic_loss_scaling"),
@@ -301,6 +309,7 @@ PRIVATE_NAMES = [
     ("tensorflow.compat.v1.train.Optimizer", "_create_non_slot_variable"),
     ("tensorflow.compat.v1.train.Optimizer", "_get_non_slot_variable"),
     ("tensorflow.compat.v1.train.AdamOptimizer", "_get_beta_accumulators"),
+    ("tensorflow.python.framework.op_def_registry", "get"),
 ]
 
 # (class path, attribute) for the private attributes that instances get in ``__init__``.

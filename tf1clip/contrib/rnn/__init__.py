@@ -3,9 +3,16 @@
 Re-created with TF 1.15's equations, defaults and variable names (TF 1.15 checkpoints restore; docs/rnn.rst):
 
 * ``core_rnn_cell``: ``EmbeddingWrapper``, ``InputProjectionWrapper``, ``OutputProjectionWrapper``
-* ``rnn_cell``: ``AttentionCellWrapper``, ``HighwayWrapper``, ``IntersectionRNNCell``, ``LayerNormBasicLSTMCell``
-* ``lstm_ops``: ``LSTMBlockCell``; ``gru_ops``: ``GRUBlockCell``, ``GRUBlockCellV2``
-* ``rnn``: ``stack_bidirectional_rnn``, ``stack_bidirectional_dynamic_rnn``
+* ``rnn_cell``: ``AttentionCellWrapper``, ``HighwayWrapper``, ``IntersectionRNNCell``, ``LayerNormBasicLSTMCell``,
+  ``NASCell``, ``CoupledInputForgetGateLSTMCell``, ``UGRNNCell``, ``GLSTMCell``, ``SRUCell``, ``IndRNNCell``,
+  ``IndyGRUCell``, ``IndyLSTMCell``, ``PhasedLSTMCell``, ``TimeFreqLSTMCell``, ``GridLSTMCell``,
+  ``BidirectionalGridLSTMCell``, ``ConvLSTMCell``, ``Conv1DLSTMCell``, ``Conv2DLSTMCell``, ``Conv3DLSTMCell``,
+  ``CompiledWrapper``
+* ``lstm_ops``: ``LSTMBlockCell``, ``LSTMBlockWrapper``, ``LSTMBlockFusedCell``; ``gru_ops``: ``GRUBlockCell``,
+  ``GRUBlockCellV2``
+* ``fused_rnn_cell``: ``FusedRNNCell``, ``FusedRNNCellAdaptor``, ``TimeReversedFusedRNN``
+* ``rnn``: ``stack_bidirectional_rnn``, ``stack_bidirectional_dynamic_rnn``, ``best_effort_input_batch_size``,
+  ``transpose_batch_time``
 * ``LayerRNNCell`` (an ``RNNCell`` whose variables come from ``build``)
 
 Also here, as in contrib: ``tf.compat.v1.nn.rnn_cell``'s ``RNNCell``, ``BasicRNNCell``, ``BasicLSTMCell``,
@@ -29,7 +36,31 @@ _OWN = {
     "HighwayWrapper": "rnn_cell",
     "IntersectionRNNCell": "rnn_cell",
     "LayerNormBasicLSTMCell": "rnn_cell",
+    "BidirectionalGridLSTMCell": "rnn_cell",
+    "CompiledWrapper": "rnn_cell",
+    "Conv1DLSTMCell": "rnn_cell",
+    "Conv2DLSTMCell": "rnn_cell",
+    "Conv3DLSTMCell": "rnn_cell",
+    "ConvLSTMCell": "rnn_cell",
+    "CoupledInputForgetGateLSTMCell": "rnn_cell",
+    "GLSTMCell": "rnn_cell",
+    "GridLSTMCell": "rnn_cell",
+    "IndRNNCell": "rnn_cell",
+    "IndyGRUCell": "rnn_cell",
+    "IndyLSTMCell": "rnn_cell",
+    "NASCell": "rnn_cell",
+    "PhasedLSTMCell": "rnn_cell",
+    "SRUCell": "rnn_cell",
+    "TimeFreqLSTMCell": "rnn_cell",
+    "UGRNNCell": "rnn_cell",
     "LSTMBlockCell": "lstm_ops",
+    "LSTMBlockFusedCell": "lstm_ops",
+    "LSTMBlockWrapper": "lstm_ops",
+    "FusedRNNCell": "fused_rnn_cell",
+    "FusedRNNCellAdaptor": "fused_rnn_cell",
+    "TimeReversedFusedRNN": "fused_rnn_cell",
+    "best_effort_input_batch_size": "rnn",
+    "transpose_batch_time": "rnn",
     "GRUBlockCell": "gru_ops",
     "GRUBlockCellV2": "gru_ops",
     "stack_bidirectional_dynamic_rnn": "rnn",
