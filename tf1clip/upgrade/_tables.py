@@ -216,11 +216,36 @@ def extra_for(target):
 # tf.compat.v1.nn.rnn_cell (RNN_CELLS, rnn_target).
 RNN_OWN = {
     "core_rnn_cell": ("EmbeddingWrapper", "InputProjectionWrapper", "OutputProjectionWrapper"),
-    "rnn_cell": ("AttentionCellWrapper", "HighwayWrapper", "IntersectionRNNCell", "LayerNormBasicLSTMCell"),
-    "lstm_ops": ("LSTMBlockCell",),
+    "rnn_cell": (
+        "AttentionCellWrapper",
+        "BidirectionalGridLSTMCell",
+        "CompiledWrapper",
+        "Conv1DLSTMCell",
+        "Conv2DLSTMCell",
+        "Conv3DLSTMCell",
+        "ConvLSTMCell",
+        "CoupledInputForgetGateLSTMCell",
+        "GLSTMCell",
+        "GridLSTMCell",
+        "HighwayWrapper",
+        "IndRNNCell",
+        "IndyGRUCell",
+        "IndyLSTMCell",
+        "IntersectionRNNCell",
+        "LayerNormBasicLSTMCell",
+        "NASCell",
+        "PhasedLSTMCell",
+        "SRUCell",
+        "TimeFreqLSTMCell",
+        "UGRNNCell",
+    ),
+    "lstm_ops": ("LSTMBlockCell", "LSTMBlockFusedCell", "LSTMBlockWrapper"),
     "gru_ops": ("GRUBlockCell", "GRUBlockCellV2"),
+    "fused_rnn_cell": ("FusedRNNCell", "FusedRNNCellAdaptor", "TimeReversedFusedRNN"),
     "rnn": ("stack_bidirectional_dynamic_rnn", "stack_bidirectional_rnn"),
 }
+# tf.contrib.rnn's re-exports of TF 1.15's tensorflow/python/ops/rnn.py helpers (TF 2 made them private).
+RNN_OWN_TOP = ("best_effort_input_batch_size", "transpose_batch_time")
 LEGACY_SEQ2SEQ = (
     "attention_decoder",
     "basic_rnn_seq2seq",
@@ -237,7 +262,10 @@ LEGACY_SEQ2SEQ = (
     "tied_rnn_seq2seq",
 )
 CUDNN_CELLS = ("CudnnCompatibleGRUCell", "CudnnCompatibleLSTMCell")
-OWN["tf.contrib.rnn"] = ("tf1clip.contrib.rnn", tuple(sorted(n for names in RNN_OWN.values() for n in names)))
+OWN["tf.contrib.rnn"] = (
+    "tf1clip.contrib.rnn",
+    tuple(sorted([n for names in RNN_OWN.values() for n in names] + list(RNN_OWN_TOP))),
+)
 for _module, _names in RNN_OWN.items():
     OWN["tf.contrib.rnn.python.ops." + _module] = ("tf1clip.contrib.rnn", _names)
 for _path in ("tf.contrib.legacy_seq2seq", "tf.contrib.legacy_seq2seq.python.ops.seq2seq"):
@@ -442,9 +470,10 @@ SUCCESSORS = {
     "tf.contrib.gan": "TF-GAN 2.1.0 (tensorflow_gan), which tf1clip.contrib.gan routes to, has no such name",
     "tf.contrib.tfprof": "use tf.compat.v1.profiler (Profiler, profile, advise, ProfileOptionBuilder); "
     "ProfileContext has no TF 2 counterpart",
-    "tf.contrib.rnn": "tf1clip.contrib.rnn re-creates only the cells and functions real code used "
-    "(docs/rnn.rst) and tf.compat.v1.nn.rnn_cell has the core cells; the other contrib cells have no "
-    "maintained successor (tf.keras.layers RNN layers for new code)",
+    "tf.contrib.rnn": "tf1clip.contrib.rnn re-creates every name TF 1.15's tf.contrib.rnn exported "
+    "(docs/rnn.rst; the core cells are tf.compat.v1.nn.rnn_cell's); the cells it did not export (NTMCell, "
+    "LayerNormLSTMCell, WeightNormLSTMCell, MinimalRNNCell, CFNCell) have no maintained successor "
+    "(tf.keras.layers RNN layers for new code)",
     "tf.contrib.legacy_seq2seq": "tf1clip.contrib.legacy_seq2seq re-creates its public functions only",
     "tf.contrib.cudnn_rnn": "CudnnLSTM/CudnnGRU keep their weights in an opaque cuDNN buffer that tf1clip does "
     "not re-create: restore their checkpoints into tf1clip.contrib.cudnn_rnn.CudnnCompatibleLSTMCell / "
