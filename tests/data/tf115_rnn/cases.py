@@ -301,10 +301,10 @@ def grid_lstm(tf, M):
                                feature_size=2, frequency_skip=1, num_frequency_blocks=[1, 2],
                                start_freqindex_list=[0, 1], end_freqindex_list=[2, 4], state_is_tuple=False)
     out2, st2 = _dyn(tf, cell2, x, "b")
-    cell3 = M.rnn.BidirectionalGridLSTMCell(2, use_peepholes=True, feature_size=2, frequency_skip=1,
-                                            num_frequency_blocks=[3], backward_slice_offset=1)
+    cell3 = M.rnn.BidirectionalGridLSTMCell(2, use_peepholes=True, feature_size=2, frequency_skip=2,
+                                            num_frequency_blocks=[2], backward_slice_offset=1)
     out3, st3 = _dyn(tf, cell3, x, "c")
-    return {"out": out, "st_c": st[2], "out2": out2, "st2": st2, "out3": out3, "bwd_m": st3.bwd_state_f02_b00_m}, {
+    return {"out": out, "st_c": st[2], "out2": out2, "st2": st2, "out3": out3, "bwd_m": st3.bwd_state_f01_b00_m}, {
         x: xv
     }
 

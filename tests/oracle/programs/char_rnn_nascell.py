@@ -1,6 +1,6 @@
 """A char-RNN in the style of 2016-2017 public code (char-rnn-tensorflow and its forks): an embedding, a
 MultiRNNCell of tf.contrib.rnn.NASCell layers in DropoutWrappers under tf.nn.dynamic_rnn, legacy_seq2seq's
-sequence_loss_by_example, tf.clip_by_global_norm over tf.gradients, and Adam.
+sequence_loss_by_example, tf.clip_by_global_norm over tf.gradients, and Adam. The dropout masks are seeded.
 """
 
 import numpy as np
@@ -49,7 +49,11 @@ with tf.variable_scope("rnnlm", initializer=tf.random_uniform_initializer(-0.3, 
     )
     inputs = tf.nn.embedding_lookup(embedding, input_data)
     inputs = tf.nn.dropout(inputs, KEEP_PROB, seed=3)
-    outputs, last_state = tf.nn.dynamic_rnn(cell, inputs, initial_state=initial_state, scope="rnnlm")
+    # One iteration at a time: a dropout mask's random op depends only on a static shape, so with parallel
+    # iterations the time steps draw their masks in whatever order they run (a race in TF 1.15 too).
+    outputs, last_state = tf.nn.dynamic_rnn(
+        cell, inputs, initial_state=initial_state, parallel_iterations=1, scope="rnnlm"
+    )
 
 output = tf.reshape(outputs, [-1, RNN_SIZE])
 logits = tf.matmul(output, softmax_w) + softmax_b
