@@ -87,9 +87,9 @@ CHECKS = {
     "grid_blocks": r"ValueError: Must specify num_frequency_blocks$",
     "conv_shape": r"ValueError: Invalid input_shape \[3, 2\] for conv_ndims=2\.$",
     "fused_dtype": r"ValueError: .*Either initial_state or dtype needs to be specified\n?$",
-    "fused_rank": r"ValueError: Input 0 of layer \"?lstm_fused_cell\"? is incompatible with the layer: expected ndim=3",
+    "fused_rank": r"ValueError: Input 0 of layer \"?lstm_fused_cell(_\d+)?\"? is incompatible with the layer: expected ndim=3",
     "adaptor_cell": r"TypeError: cell: expected an RNN cell, got 'nope'",
-    "sru_rank": r"ValueError: Input 0 of layer \"?sru_cell\"? is incompatible with the layer: expected ndim=2, found ndim=3",
+    "sru_rank": r"ValueError: Input 0 of layer \"?sru_cell(_\d+)?\"? is incompatible with the layer: expected ndim=2, found ndim=3",
     "batch_size": r"\(5, 'int32', \[5, 3, 2\], \[4, None, 2, 1\], \[3\]\)$",
     "batch_rank": r"ValueError: Expected input tensor .* to have rank at least 2$",
     "all_resolve": r"\[\]$",  # every name in the three modules' __all__ resolves
