@@ -103,6 +103,13 @@ def test_every_promised_api_has_a_program():
         "tf.feature_column.embedding_column",
         "warm_start_from",
         "tf.estimator.inputs.numpy_input_fn",
+        "learn_runner.run",
+        "tf.contrib.learn.Experiment",
+        "tf.contrib.learn.Estimator",
+        "tf.contrib.learn.RunConfig",
+        "tf.contrib.learn.ModelFnOps",
+        "tf.contrib.learn.ModeKeys",
+        "saved_model_export_utils.make_export_strategy",
     ]:
         assert api in text, api
 

@@ -20,6 +20,8 @@ fixed (docs/contrib.rst):
 * ``framework.get_global_step``, ``framework.get_or_create_global_step``
 * ``rnn`` (the cells and functions TF 2 dropped), ``legacy_seq2seq``, ``cudnn_rnn`` (the
   cuDNN-compatible cells), re-created on ``tf.compat.v1.nn.rnn_cell`` (docs/rnn.rst; they need Keras 2)
+* ``learn``: TF 1.15's ``tf.contrib.learn`` ``Estimator``, ``RunConfig``, ``Experiment``, ``learn_runner``,
+  ``preprocessing.VocabularyProcessor`` ... on ``tf1clip.estimator`` (docs/learn.rst)
 
 Every other public name of ``slim``, ``layers``, ``framework``, ``losses``,
 ``metrics`` and ``training`` is tf-slim's (``_slim_compat.DELEGATES``),

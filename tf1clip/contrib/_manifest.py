@@ -67,6 +67,22 @@ _OPT = "tf.contrib.opt"
 _OPT_MODS = "tf.contrib.opt.python.training."
 _TRAINING = "tf.contrib.training.python.training."
 _KERAS2_CELLS = "Keras 2 cells on tf.compat.v1.nn.rnn_cell"
+_S2S_ATTENTION = (
+    "AttentionMechanism",
+    "AttentionWrapper",
+    "AttentionWrapperState",
+    "LuongAttention",
+    "BahdanauAttention",
+    "hardmax",
+    "safe_cumprod",
+    "monotonic_attention",
+    "BahdanauMonotonicAttention",
+    "LuongMonotonicAttention",
+)
+_S2S_ATTENTION_DIFFERENCES = (
+    "A probability_fn that is not callable and a bad monotonic mode raise at construction (TF 1.15: on the first "
+    "call); the Keras-style *V2 mechanisms are not re-created."
+)
 
 
 def _submodules(target, *names, tf_paths=(), **flags):
@@ -77,11 +93,165 @@ def _opt(impl, names, module):
     return Row(_C + ".opt", _C + ".opt." + impl, names, (_OPT, _OPT_MODS + module))
 
 
+_L = _C + ".learn"
+_LP = "tf.contrib.learn.python.learn"
+_LEARN_PATHS = ("tf.contrib.learn", _LP, _LP + ".estimators")
+_LEARN_DIFF = (
+    "Runs on tf1clip.estimator.Estimator: in INFER mode model_fn gets labels=None, a 'loss' eval metric is the mean "
+    "loss, monitors must be SessionRunHooks, the Estimator also writes a 'loss' summary (docs/learn.rst)."
+)
+_PREPROCESSING = ("ByteProcessor", "CategoricalVocabulary", "TOKENIZER_RE", "VocabularyProcessor", "tokenizer")
+_DATASETS = ("Dataset", "Datasets", "load_csv_with_header", "load_csv_without_header", "shrink_csv")
+_EXPORT = ("ExportStrategy", "garbage_collect_exports", "get_timestamped_export_dir", "make_export_strategy")
+_INPUT_FN = ("InputFnOps", "build_default_serving_input_fn", "build_parsing_serving_input_fn")
+
+# tf.contrib.learn (TF 1.15) on tf1clip.estimator: docs/learn.rst. Rows whose modules import tf1clip.estimator
+# (extra "estimator") are checked in a subprocess by tests/test_manifest.py.
+_LEARN_ROWS: Tuple[Row, ...] = (
+    Row(
+        _L,
+        _L + ".estimator",
+        ("BaseEstimator", "Estimator", "SKCompat"),
+        _LEARN_PATHS,
+        differences=_LEARN_DIFF,
+        extra="estimator",
+        keras2=True,
+        graph=True,
+    ),
+    Row(
+        _L,
+        _L + ".estimator",
+        ("MetricSpec",),
+        _LEARN_PATHS + (_LP + ".metric_spec",),
+        extra="estimator",
+        keras2=True,
+        graph=True,
+    ),
+    Row(
+        _L,
+        _L + ".estimator",
+        ("NotFittedError",),
+        _LEARN_PATHS + (_LP + ".estimators._sklearn",),
+        extra="estimator",
+        keras2=True,
+        graph=True,
+    ),
+    Row(
+        _L,
+        _L + ".run_config",
+        ("ClusterConfig", "Environment", "RunConfig", "TaskType"),
+        _LEARN_PATHS,
+        extra="estimator",
+        keras2=True,
+        graph=True,
+    ),
+    Row(_L, _L + ".experiment", ("Experiment",), _LEARN_PATHS[:2], extra="estimator", keras2=True, graph=True),
+    Row(_L, _L + ".model_fn", ("ModeKeys", "ModelFnOps", "PredictionKey", "ProblemType"), _LEARN_PATHS),
+    Row(
+        _L,
+        _L + ".utils.saved_model_export_utils",
+        ("ExportStrategy", "make_export_strategy"),
+        _LEARN_PATHS[:2],
+        extra="estimator",
+    ),
+    Row(_L, _L + ".utils.input_fn_utils", ("InputFnOps", "build_parsing_serving_input_fn"), _LEARN_PATHS[:2]),
+    Row(_L, _L + ".learn_runner", ("learn_runner",), _LEARN_PATHS[:2], extra="estimator", keras2=True, graph=True),
+)
+_LEARN_ROWS += _submodules(_L, "preprocessing", "datasets", "utils", tf_paths=_LEARN_PATHS[:2])
+_LEARN_ROWS += (
+    Row(
+        _L + ".learn_runner",
+        _L + ".learn_runner",
+        ("run", "tune"),
+        ("tf.contrib.learn.learn_runner", _LP + ".learn_runner", _LP + ".learn_runner_lib"),
+        extra="estimator",
+        keras2=True,
+        graph=True,
+    ),
+    Row(
+        _L + ".experiment",
+        _L + ".experiment",
+        ("Experiment",),
+        (_LP + ".experiment",),
+        extra="estimator",
+        keras2=True,
+        graph=True,
+    ),
+    Row(
+        _L + ".estimator",
+        _L + ".estimator",
+        ("BaseEstimator", "Estimator", "MetricSpec", "NotFittedError", "SKCompat"),
+        (_LP + ".estimators.estimator",),
+        differences=_LEARN_DIFF,
+        extra="estimator",
+        keras2=True,
+        graph=True,
+    ),
+    Row(
+        _L + ".run_config",
+        _L + ".run_config",
+        ("ClusterConfig", "Environment", "RunConfig", "TaskType"),
+        (_LP + ".estimators.run_config",),
+        extra="estimator",
+        keras2=True,
+        graph=True,
+    ),
+    Row(_L + ".model_fn", _L + ".model_fn", ("MetricKey",), (_LP + ".estimators.metric_key",)),
+    Row(_L + ".model_fn", _L + ".model_fn", ("ModeKeys", "ModelFnOps"), (_LP + ".estimators.model_fn",)),
+    Row(_L + ".model_fn", _L + ".model_fn", ("PredictionKey",), (_LP + ".estimators.prediction_key",)),
+    Row(_L + ".model_fn", _L + ".model_fn", ("ProblemType",), (_LP + ".estimators.constants",)),
+    Row(
+        _L + ".preprocessing",
+        _L + ".preprocessing",
+        _PREPROCESSING,
+        (
+            "tf.contrib.learn.preprocessing",
+            _LP + ".preprocessing",
+            _LP + ".preprocessing.text",
+            _LP + ".preprocessing.categorical_vocabulary",
+        ),
+        differences="VocabularyProcessor.restore reads TF 1.x pickles with an unpickler mapping TF 1.x's module paths.",
+    ),
+    Row(_L + ".preprocessing", _L + ".preprocessing", ("MODULE_ALIASES", "Unpickler", "load"), ()),
+    Row(_L + ".datasets", _L + ".datasets.base", _DATASETS, ("tf.contrib.learn.datasets", _LP + ".datasets")),
+)
+_LEARN_ROWS += _submodules(_L + ".datasets", "base", tf_paths=("tf.contrib.learn.datasets", _LP + ".datasets"))
+_LEARN_ROWS += (
+    Row(
+        _L + ".datasets.base",
+        _L + ".datasets.base",
+        _DATASETS,
+        ("tf.contrib.learn.datasets.base", _LP + ".datasets.base"),
+    ),
+    Row(
+        _L + ".utils.saved_model_export_utils",
+        _L + ".utils.saved_model_export_utils",
+        _EXPORT,
+        (
+            "tf.contrib.learn.utils.saved_model_export_utils",
+            _LP + ".utils.saved_model_export_utils",
+            _LP + ".export_strategy",
+        ),
+        extra="estimator",
+    ),
+    Row(
+        _L + ".utils.input_fn_utils",
+        _L + ".utils.input_fn_utils",
+        _INPUT_FN,
+        ("tf.contrib.learn.utils.input_fn_utils", _LP + ".utils.input_fn_utils"),
+    ),
+)
+_LEARN_ROWS += _submodules(
+    _L + ".utils", "input_fn_utils", "saved_model_export_utils", tf_paths=("tf.contrib.learn.utils", _LP + ".utils")
+)
+
+
 ROWS: Tuple[Row, ...] = (
     _submodules(_C, "estimator", "framework", "layers", "opt", "slim", "training", tf_paths=("tf.contrib",))
-    + _submodules(_C, "rnn", "legacy_seq2seq", "cudnn_rnn", tf_paths=("tf.contrib",), keras2=True)
+    + _submodules(_C, "rnn", "legacy_seq2seq", "cudnn_rnn", "seq2seq", tf_paths=("tf.contrib",), keras2=True)
     + _submodules(_C, "losses", "metrics", extra="slim")
     + _submodules(_C, "gan", extra="gan")
+    + _submodules(_C, "learn", tf_paths=("tf.contrib",))
     + (
         Row(_C + ".estimator", "tf1clip.optimizer", ("clip_gradients_by_norm",), ("tf.contrib.estimator",)),
         Row(
@@ -366,6 +536,43 @@ ROWS: Tuple[Row, ...] = (
             keras2=True,
             differences="Not re-created (an opaque cuDNN weight buffer): constructing one raises NotImplementedError.",
         ),
+        Row(
+            _C + ".seq2seq",
+            _C + ".seq2seq.attention_wrapper",
+            _S2S_ATTENTION,
+            ("tf.contrib.seq2seq",),
+            keras2=True,
+            graph=True,
+            differences=_S2S_ATTENTION_DIFFERENCES,
+        ),
+        Row(
+            _C + ".seq2seq.attention_wrapper",
+            _C + ".seq2seq.attention_wrapper",
+            _S2S_ATTENTION,
+            ("tf.contrib.seq2seq.python.ops.attention_wrapper",),
+            keras2=True,
+            graph=True,
+            differences=_S2S_ATTENTION_DIFFERENCES,
+        ),
+        Row(
+            _C + ".seq2seq.attention_wrapper",
+            _C + ".seq2seq.attention_wrapper",
+            (
+                "_BaseAttentionMechanism",
+                "_BaseMonotonicAttentionMechanism",
+                "_bahdanau_score",
+                "_luong_score",
+                "_prepare_memory",
+                "_maybe_mask_score",
+                "_monotonic_probability_fn",
+                "_compute_attention",
+                "_zero_state_tensors",
+            ),
+            ("tf.contrib.seq2seq.python.ops.attention_wrapper",),
+            keras2=True,
+            graph=True,
+            differences="TF 1.15's private helpers, which TF 1 code subclassed and imported from the module.",
+        ),
         Row(_C + ".tfprof", _C + ".tfprof.model_analyzer", ("model_analyzer",), ("tf.contrib.tfprof",)),
         Row(_C + ".tfprof", _C + ".tfprof.tfprof_logger", ("tfprof_logger",), ("tf.contrib.tfprof",)),
         Row(
@@ -397,6 +604,7 @@ ROWS: Tuple[Row, ...] = (
             "converts to it.",
         ),
     )
+    + _LEARN_ROWS
 )
 
 ROUTES: Tuple[Route, ...] = tuple(

@@ -198,7 +198,7 @@ def _legacy_keras_lines(scan, first, text, log):
 
 
 # tf1clip.contrib modules that ``import tf1clip.contrib`` does not import itself.
-_SEPARATE_MODULES = ("mixed_precision", "tfprof", "legacy_seq2seq", "cudnn_rnn")
+_SEPARATE_MODULES = ("mixed_precision", "tfprof", "legacy_seq2seq", "cudnn_rnn", "learn")
 
 
 def _tf1clip_import_line(tree, scan, anchor, log):

@@ -10,7 +10,6 @@ from tf1clip.upgrade._routes import is_contrib
 from tf1clip.upgrade._routes import is_module
 from tf1clip.upgrade._routes import supported
 from tf1clip.upgrade._rules_estimator import rewrite_estimator
-from tf1clip.upgrade._rules_estimator import rewrite_learn_run_config
 from tf1clip.upgrade._rules_estimator import rewrite_mode_key
 from tf1clip.upgrade._rules_imports import defer_binding
 from tf1clip.upgrade._rules_mixed_precision import rewrite_mixed_precision
@@ -100,7 +99,6 @@ def rewrite_chain(edits, node, parent):
         or _prefix_rename(edits, node, parent, name, path)
         or rewrite_mode_key(edits, node, parent, path)
         or rewrite_estimator(edits, node, parent, name, path)
-        or rewrite_learn_run_config(edits, node, parent, path)
     ):
         return
     if not is_contrib(path):

@@ -269,14 +269,12 @@ SUCCESSORS = {
     "training moved to Keras models in the tensorflow-model-optimization package "
     "(tfmot.quantization.keras.quantize_model)",
     "tf.contrib.tpu": "use tf.compat.v1.tpu and tf.distribute.TPUStrategy",
-    "tf.contrib.learn": "nothing maintained replaces it: build the model in a tf.compat.v1 graph and train "
-    "it with a Session loop (or port it to tf.keras)",
-    "tf.contrib.learn.Estimator": "use tf.estimator.Estimator (tf1clip.estimator.Estimator on TensorFlow 2.16+), "
-    "with a model_fn returning EstimatorSpec",
-    "tf.contrib.learn.Experiment": "use tf.estimator.train_and_evaluate with tf.estimator.TrainSpec and EvalSpec",
-    "tf.contrib.learn.learn_runner": "use tf.estimator.train_and_evaluate with tf.estimator.TrainSpec and EvalSpec",
+    "tf.contrib.learn": "tf1clip.contrib.learn re-creates only Estimator, RunConfig, ModelFnOps, ModeKeys, "
+    "Experiment, learn_runner, make_export_strategy, preprocessing and datasets.base (docs/learn.rst); the canned "
+    "learn estimators become tf1clip.estimator's (DNNClassifier, LinearRegressor ...), the rest has no maintained "
+    "successor: port it to tf.estimator (tf1clip.estimator) or tf.keras",
     "tf.contrib.learn.models": "build the model with tf.compat.v1.layers or tf.keras; the canned estimators "
-    "are tf.estimator's (DNNClassifier, LinearRegressor ...)",
+    "are tf1clip.estimator's (DNNClassifier, LinearRegressor ...)",
     "tf.contrib.estimator": "tf1clip.estimator (tensorflow-estimator 2.15's API) has no such name",
     "tf.contrib.estimator.replicate_model_fn": "use tf.distribute.MirroredStrategy, passed as "
     "tf.estimator.RunConfig(train_distribute=...), with the unwrapped model_fn",
@@ -309,7 +307,6 @@ SUCCESSORS = {
     "tf.contrib.framework": "tf-slim has no such name; see tf.nest, tf.compat.v1 and tf.sort",
     "tf.contrib.framework.nest": "use tf.nest (flatten, map_structure, pack_sequence_as, assert_same_structure; "
     "is_sequence is tf.nest.is_nested)",
-    "tf.contrib.learn.ModeKeys": "use the strings 'train', 'eval' and 'infer' (or tf.estimator.ModeKeys)",
     "tf.contrib.metrics": "tf-slim has no such name; use tf.compat.v1.metrics",
     "tf.contrib.training": "tf-slim has no such name; tf.data.experimental.bucket_by_sequence_length "
     "replaces bucketing",
@@ -329,28 +326,6 @@ def successor(path):
             return found
     return GENERIC_SUCCESSOR
 
-
-# tf.contrib.learn.RunConfig -> tf.estimator.RunConfig: the keyword arguments both take, with one meaning.
-LEARN_RUN_CONFIG = ("tf.contrib.learn.RunConfig", "tf.contrib.learn.python.learn.estimators.run_config.RunConfig")
-RUN_CONFIG_ARGS = (
-    "model_dir",
-    "tf_random_seed",
-    "save_summary_steps",
-    "save_checkpoints_secs",
-    "save_checkpoints_steps",
-    "session_config",
-    "keep_checkpoint_max",
-    "keep_checkpoint_every_n_hours",
-    "log_step_count_steps",
-    "protocol",
-    "session_creation_timeout_secs",
-)
-RUN_CONFIG_HELP = (
-    "use tf.estimator.RunConfig (TensorFlow 2.15 with tensorflow-estimator) with model_dir, tf_random_seed, "
-    "save_*, keep_checkpoint_*, log_step_count_steps, protocol, session_config; master, num_cores, "
-    "log_device_placement, gpu_memory_fraction and evaluation_master go into session_config "
-    "(tf.compat.v1.ConfigProto) or the TF_CONFIG environment variable"
-)
 
 # Mode keys are strings; their values (TF 1.15) replace them where tf.estimator is gone.
 MODE_KEYS = {
