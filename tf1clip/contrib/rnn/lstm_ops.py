@@ -96,7 +96,7 @@ class LSTMBlockCell(_base.LayerRNNCell):
         return h, _base.LSTMStateTuple(cs, h)
 
 
-class LSTMBlockWrapper(v1.layers.Layer, metaclass=abc.ABCMeta):
+class LSTMBlockWrapper(v1.layers.Layer, metaclass=abc.ABCMeta):  # type: ignore[misc,valid-type,name-defined]
     """Base of fused LSTMs (TF 1.15): ``call(inputs, initial_state, dtype, sequence_length)`` over a whole sequence.
 
     Subclasses define ``num_units`` and ``_call_cell(inputs, initial_cell_state, initial_output, dtype,
