@@ -42,7 +42,22 @@ def _checks():
         "buckets": lambda: legacy_seq2seq.model_with_buckets([target], [target], [target], [weight], [(2, 1)], None),
         "no_decoder_inputs": lambda: legacy_seq2seq.attention_decoder([], None, tf.zeros([2, 3, 4]), rnn.GRUCell(2)),
         "core_alias": lambda: rnn.LSTMCell is v1.nn.rnn_cell.LSTMCell and rnn.static_rnn is v1.nn.static_rnn,
-        "not_recreated": lambda: rnn.NASCell,
+        "glstm_groups": lambda: rnn.GLSTMCell(5, number_of_groups=2),
+        "grid_blocks": lambda: rnn.GridLSTMCell(2),
+        "conv_shape": lambda: rnn.Conv2DLSTMCell(input_shape=[3, 2], output_channels=2, kernel_shape=[2, 2]),
+        "fused_dtype": lambda: rnn.LSTMBlockFusedCell(2)(tf.zeros([3, 2, 4])),
+        "fused_rank": lambda: rnn.LSTMBlockFusedCell(2)(tf.zeros([3, 4]), dtype=tf.float32),
+        "adaptor_cell": lambda: rnn.FusedRNNCellAdaptor("nope"),
+        "sru_rank": lambda: v1.nn.dynamic_rnn(rnn.SRUCell(2), tf.zeros([2, 3, 4, 1]), dtype=tf.float32),
+        "batch_size": lambda: (
+            rnn.best_effort_input_batch_size([v1.placeholder(tf.float32, None), tf.zeros([3, 5, 2])]),
+            rnn.best_effort_input_batch_size([v1.placeholder(tf.float32, [3, None])]).dtype.name,
+            rnn.transpose_batch_time(tf.zeros([3, 5, 2])).shape.as_list(),
+            rnn.transpose_batch_time(v1.placeholder(tf.float32, [None, 4, 2, 1])).shape.as_list(),
+            rnn.transpose_batch_time(tf.zeros([3])).shape.as_list(),
+        ),
+        "batch_rank": lambda: rnn.best_effort_input_batch_size([tf.zeros([3])]),
+        "names": lambda: sorted(rnn.__all__),
         "all_resolve": lambda: sorted(
             m.__name__ + "." + n for m in (rnn, legacy_seq2seq, cudnn_rnn) for n in m.__all__ if getattr(m, n) is None
         ),

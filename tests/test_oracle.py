@@ -83,6 +83,8 @@ def test_every_promised_api_has_a_program():
         "FixedLossScaleManager",
         "ExponentialUpdateLossScaleManager",
         "tf.contrib.opt.LazyAdamOptimizer",
+        "rnn.NASCell",
+        "legacy_seq2seq.sequence_loss_by_example",
         "tf.contrib.opt.AdamWOptimizer",
         "tf.contrib.opt.MomentumWOptimizer",
         "decay_var_list",

@@ -208,14 +208,41 @@ def test_contrib_rnn_import_forms_go_to_tf_compat_v1_nn():
     ]
     result = _up("""\
         from tensorflow.contrib import rnn
-        cell = rnn.NASCell(4)
+        cell = rnn.NTMCell(4)
         other = rnn.GRUCell(4)
         """)
     errors = _issues(result)
     assert [line for line, _ in errors] == [1, 2]  # the import stays, and says so
     assert "tf.compat.v1.nn.rnn_cell" in errors[0][1] and "tf.compat.v1.nn.rnn_cell" in errors[1][1]
-    assert "tf1clip.contrib.rnn re-creates only" in errors[1][1]
+    assert "tf1clip.contrib.rnn re-creates every name TF 1.15's tf.contrib.rnn exported" in errors[1][1]
     assert "other = tf.compat.v1.nn.rnn_cell.GRUCell(4)" in result.text
+
+
+def test_contrib_rnn_module_with_nascell_converts_every_use():
+    result = _up("""\
+        import tensorflow as tf
+        from tensorflow.contrib import rnn
+        from tensorflow.contrib.rnn.python.ops import fused_rnn_cell
+        from tensorflow.contrib.rnn.python.ops.lstm_ops import LSTMBlockFusedCell
+        cells = [rnn.DropoutWrapper(rnn.NASCell(64), output_keep_prob=0.5) for _ in range(2)]
+        cell = rnn.MultiRNNCell(cells + [rnn.LSTMCell(64)])
+        fused = fused_rnn_cell.TimeReversedFusedRNN(LSTMBlockFusedCell(8))
+        other = [tf.contrib.rnn.GridLSTMCell(4, num_frequency_blocks=[1]), rnn.best_effort_input_batch_size([x])]
+        """)
+    assert not _issues(result)
+    assert "tensorflow.contrib" not in result.text
+    assert result.text.splitlines()[2:] == [
+        "import tensorflow as tf",
+        "import tf1clip.contrib",
+        "from tf1clip.contrib import rnn as fused_rnn_cell",
+        "from tf1clip.contrib.rnn import LSTMBlockFusedCell",
+        "cells = [tf.compat.v1.nn.rnn_cell.DropoutWrapper(tf1clip.contrib.rnn.NASCell(64), output_keep_prob=0.5) "
+        "for _ in range(2)]",
+        "cell = tf.compat.v1.nn.rnn_cell.MultiRNNCell(cells + [tf.compat.v1.nn.rnn_cell.LSTMCell(64)])",
+        "fused = fused_rnn_cell.TimeReversedFusedRNN(LSTMBlockFusedCell(8))",
+        "other = [tf1clip.contrib.rnn.GridLSTMCell(4, num_frequency_blocks=[1]), "
+        "tf1clip.contrib.rnn.best_effort_input_batch_size([x])]",
+    ]
 
 
 def test_contrib_rnn_names_tf1clip_recreates_go_to_tf1clip_in_every_spelling():
@@ -273,11 +300,11 @@ def test_what_tf1clip_does_not_recreate_stays_an_error_that_says_what_to_do():
     result = _up("""\
         import tensorflow as tf
         lstm = tf.contrib.cudnn_rnn.CudnnLSTM(1, 8)
-        nas = tf.contrib.rnn.NASCell(4)
+        ntm = tf.contrib.rnn.python.ops.rnn_cell.NTMCell(4)
         """)
     errors = _issues(result)
     assert [line for line, _ in errors] == [3]
-    assert "tf1clip.contrib.rnn re-creates only the cells and functions real code used" in errors[0][1]
+    assert "the cells it did not export (NTMCell" in errors[0][1]
     assert "lstm = tf1clip.contrib.cudnn_rnn.CudnnLSTM(1, 8)" in result.text
 
 
@@ -315,14 +342,14 @@ def test_a_run_time_name_of_a_module_tf1clip_does_not_complete_stays_an_error():
 def test_one_error_per_symbol_and_line():
     result = _up(
         "import tensorflow as tf\nx = tf.contrib.quantize.create_eval_graph(g)\ny = tf.contrib.image.rotate(i, 1)\n"
-        "cell = tf.contrib.rnn.NASCell(4)\n"
+        "w = tf.contrib.image.dense_image_warp(i, f)\n"
     )
     errors = _issues(result)
     assert [line for line, _ in errors] == [2, 3, 4]
     assert not _issues(result, "WARNING")
-    assert "tf.compat.v1.nn.rnn_cell" in errors[2][1]
-    assert "Also: tf.contrib.rnn.NASCell requires manual check" in errors[2][1]  # tf_upgrade_v2's
-    assert "tfa.rnn.NASCell" in errors[2][1]
+    assert "tf.image" in errors[2][1]
+    assert "Also: tf.contrib.image.dense_image_warp requires manual check" in errors[2][1]  # tf_upgrade_v2's
+    assert "tfa.image.dense_image_warp" in errors[2][1]
 
 
 # ---- tf.contrib.mixed_precision --------------------------------------------------------------

@@ -301,6 +301,14 @@ def saveable_classes():
     return saveable_object.SaveableObject, saveable_object.SaveSpec
 
 
+def op_is_stateful(op_type):
+    """Whether the registered op ``op_type`` is stateful (``CompiledWrapper`` keeps those out of XLA)."""
+    from tensorflow.python.framework import op_def_registry
+
+    op_def = op_def_registry.get(op_type)
+    return op_def is not None and op_def.is_stateful
+
+
 # (object or class path, attribute) for every private name above.
 PRIVATE_NAMES = [
     ("tensorflow.compat.v1.train.experimental.MixedPrecisionLossScaleOptimizer", "_doing_dynamic_loss_scaling"),
@@ -335,6 +343,7 @@ PRIVATE_NAMES = [
     ("tensorflow.python.ops.lookup_ops", "index_to_string_table_from_tensor"),
     ("tensorflow.python.ops.lookup_ops", "IdTableWithHashBuckets"),
     ("tensorflow.python.ops.lookup_ops", "FastHashSpec"),
+    ("tensorflow.python.framework.op_def_registry", "get"),
 ]
 
 # (class path, attribute) for the private attributes that instances get in ``__init__``.

@@ -304,9 +304,10 @@ SUCCESSORS = {
     "tf.contrib.gan": "TF-GAN 2.1.0 (tensorflow_gan), which tf1clip.contrib.gan routes to, has no such name",
     "tf.contrib.tfprof": "use tf.compat.v1.profiler (Profiler, profile, advise, ProfileOptionBuilder); "
     "ProfileContext has no TF 2 counterpart",
-    "tf.contrib.rnn": "tf1clip.contrib.rnn re-creates only the cells and functions real code used "
-    "(docs/rnn.rst) and tf.compat.v1.nn.rnn_cell has the core cells; the other contrib cells have no "
-    "maintained successor (tf.keras.layers RNN layers for new code)",
+    "tf.contrib.rnn": "tf1clip.contrib.rnn re-creates every name TF 1.15's tf.contrib.rnn exported "
+    "(docs/rnn.rst; the core cells are tf.compat.v1.nn.rnn_cell's); the cells it did not export (NTMCell, "
+    "LayerNormLSTMCell, WeightNormLSTMCell, MinimalRNNCell, CFNCell) have no maintained successor "
+    "(tf.keras.layers RNN layers for new code)",
     "tf.contrib.legacy_seq2seq": "tf1clip.contrib.legacy_seq2seq re-creates its public functions only",
     "tf.contrib.cudnn_rnn": "tf1clip.contrib.cudnn_rnn re-creates TF 1.15's public cudnn_rnn names (the layers, "
     "the compatible cells, the saveables and format converters; docs/rnn.rst), not this one",
