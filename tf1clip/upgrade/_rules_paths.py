@@ -220,7 +220,11 @@ def _public_index():
     index, seen, todo = {}, set(), [("tf.compat.v1", tf.compat.v1)]
     while todo:
         prefix, module = todo.pop(0)
-        for key in sorted(k for k in dir(module) if not k.startswith("_")):
+        try:
+            keys = sorted(k for k in dir(module) if not k.startswith("_"))
+        except Exception:  # noqa: BLE001, S112 - a lazily loaded module that fails to load (Keras 2 under Keras 3)
+            continue
+        for key in keys:
             if prefix == "tf.compat.v1" and key in ("keras", "estimator", "compat", "contrib"):
                 continue
             try:
