@@ -94,7 +94,7 @@ def string_to_index_table_from_tensor(
     return index_table_from_tensor(mapping, num_oov_buckets, default_value, hasher_spec, name=scope)
 
 
-class HashTable(_v1.lookup.StaticHashTable):
+class HashTable(_v1.lookup.StaticHashTable):  # type: ignore[name-defined]
     """TF 1.15's ``tf.contrib.lookup.HashTable``: a ``tf.compat.v1.lookup.StaticHashTable`` with ``init``."""
 
     def __init__(self, initializer, default_value, shared_name=None, name=None):

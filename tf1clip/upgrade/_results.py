@@ -147,9 +147,9 @@ def summary(results: Sequence[FileResult]) -> str:
         if result.issues:
             lines += [RULE, "File: %s\n" % result.input, RULE]
             lines += [entry.format(result.input) + "\n" for entry in result.issues]
-    install = install_line(files)
-    if install:
-        lines += [RULE, "Install what the converted code needs:\n  %s\n" % install]
+    needed = install_line(files)
+    if needed:
+        lines += [RULE, "Install what the converted code needs:\n  %s\n" % needed]
     lines.append(RULE)
     return "".join(lines)
 

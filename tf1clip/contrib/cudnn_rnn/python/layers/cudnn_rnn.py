@@ -8,6 +8,8 @@ one trainable variable ``<layer>/opaque_kernel`` holding every weight in cuDNN's
 TF's ``CudnnRNNV3`` kernel; elsewhere the same equations as TensorFlow ops (TF 1.15 had no CPU kernel).
 """
 
+from typing import Any
+
 from tf1clip._tf import tf
 from tf1clip.contrib.cudnn_rnn.python.ops import cudnn_rnn_ops as ops
 from tf1clip.contrib.rnn import _base
@@ -79,10 +81,10 @@ def _reverse(x, lengths):
 class _CudnnRNN(v1.layers.Layer):  # type: ignore[misc,name-defined]
     """The cuDNN layer base (TF 1.15's ``_CudnnRNN``): a ``tf.compat.v1.layers.Layer``."""
 
-    _rnn_mode = None
-    _num_params_per_layer = None
-    _saveable_cls = None
-    _converter_cls = None
+    _rnn_mode: Any = None
+    _num_params_per_layer: Any = None
+    _saveable_cls: Any = None
+    _converter_cls: Any = None
 
     def __init__(
         self,

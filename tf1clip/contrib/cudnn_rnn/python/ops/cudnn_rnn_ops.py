@@ -10,6 +10,8 @@ each group ordered by layer, then direction (forward first), then input-side bef
 ``CudnnRNNCanonicalToParamsV2``/``CudnnRNNParamsToCanonicalV2`` kernels convert, as in TF 1.15.
 """
 
+from typing import Any
+
 from tf1clip import _tf
 from tf1clip._tf import tf
 from tf1clip.contrib.rnn import _base
@@ -154,8 +156,8 @@ class CudnnParamsFormatConverter:
     variables, layer by layer, forward before backward, weights before biases.
     """
 
-    _rnn_mode = None
-    _num_params_per_layer = None
+    _rnn_mode: Any = None
+    _num_params_per_layer: Any = None
 
     def __init__(self, num_layers, num_units, input_size, input_mode=CUDNN_INPUT_LINEAR_MODE, direction=None):
         self._num_layers = num_layers
@@ -335,15 +337,15 @@ class CudnnParamsFormatConverterRelu(_CudnnParamsFormatConverterBasic):
 _SaveableObject, _SaveSpec = _tf.saveable_classes()
 
 
-class CudnnOpaqueParamsSaveable(_SaveableObject):
+class CudnnOpaqueParamsSaveable(_SaveableObject):  # type: ignore[valid-type,misc]
     """Saves an opaque cuDNN buffer as the compatible cells' canonical weights; restores them into it.
 
     Checkpoint names: ``<scope>/rnn/multi_rnn_cell/cell_<i>/<cell>/...`` (unidirectional) or
     ``<scope>/stack_bidirectional_rnn/cell_<i>/bidirectional_rnn/{fw,bw}/<cell>/...``, weights before biases.
     """
 
-    _format_converter_cls = None
-    _rnn_cell_name = None
+    _format_converter_cls: Any = None
+    _rnn_cell_name: Any = None
 
     def __init__(
         self,
@@ -397,7 +399,7 @@ class CudnnOpaqueParamsSaveable(_SaveableObject):
 class CudnnLSTMSaveable(CudnnOpaqueParamsSaveable):
     """``.../cudnn_compatible_lstm_cell/kernel`` and ``bias``."""
 
-    _format_converter_cls = CudnnParamsFormatConverterLSTM
+    _format_converter_cls: Any = CudnnParamsFormatConverterLSTM
     _rnn_cell_name = "cudnn_compatible_lstm_cell"
     _weight_suffixes = ("kernel",)
     _bias_suffixes = ("bias",)
