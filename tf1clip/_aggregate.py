@@ -116,6 +116,19 @@ def _check_in_scope(variables, global_step):
         )
 
 
+def _summed_by_the_caller(optimizer, pairs, kwargs):
+    """``pairs`` an enclosing wrapper already summed (``skip_gradients_aggregation``), for ``optimizer``.
+
+    An optimizer without that keyword sums over the replicas itself: it drops
+    the keyword (from ``kwargs``) and gets replica 0's sum, the others nothing.
+    """
+    if not kwargs.get("skip_gradients_aggregation") or _accepts_skip_aggregation(optimizer):
+        return pairs
+    del kwargs["skip_gradients_aggregation"]
+    ctx = replica_context()
+    return pairs if ctx is None else _first_replica_only(ctx, pairs)
+
+
 class Aggregation(object):
     """How one ``apply_gradients`` call sums over the replicas.
 
@@ -184,7 +197,7 @@ class Aggregation(object):
         """
         kwargs = dict(kwargs)
         if not self.sums_here:
-            return pairs, kwargs
+            return _summed_by_the_caller(optimizer, pairs, kwargs), kwargs
         in_function = getattr(tf.compat.v1.get_default_graph(), "building_function", False)
         if _accepts_skip_aggregation(optimizer) and not in_function:
             kwargs["skip_gradients_aggregation"] = True

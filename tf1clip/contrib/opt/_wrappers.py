@@ -7,7 +7,7 @@ checkpoints move freely between wrapped and unwrapped code.
 
 import contextlib
 
-from tf1clip import _delegate
+from tf1clip import _aggregate, _delegate
 from tf1clip import _tf
 from tf1clip import _validate
 from tf1clip._tf import tf
@@ -154,9 +154,15 @@ class VariableClippingOptimizer(_delegate.DelegatingOptimizer):
     (then the whole variable, with a warning, as in TF 1.15). Several
     instances can be chained for different norms.
 
-    Difference from TF 1.15 (fix): ``grads_and_vars`` may be any iterable;
-    contrib iterated it twice, so a Python 3 ``zip`` was consumed by ``opt``
-    and nothing was clipped.
+    Differences from TF 1.15 (fixes):
+
+    * ``grads_and_vars`` may be any iterable; contrib iterated it twice, so a
+      Python 3 ``zip`` was consumed by ``opt`` and nothing was clipped;
+    * under a ``tf.distribute`` strategy each replica clips, in its copy of the
+      variable, the rows that any replica updated; contrib clipped only the
+      replica's own rows, so the copies silently diverged (and a tf1clip
+      wrapper around it, which hands the summed gradient to replica 0, left
+      every other copy unclipped).
 
     Args:
       opt: the ``tf.compat.v1.train.Optimizer`` instance that applies the gradients.
@@ -237,6 +243,7 @@ class VariableClippingOptimizer(_delegate.DelegatingOptimizer):
                 var.op.name,
             )
             return self._clip_dense(var)
+        grad = _every_replicas_rows(grad)
         with tf.compat.v1.colocate_with(var):
             indices = tf.unique(grad.indices)[0]
             rows = tf.gather(var, indices)
@@ -249,6 +256,20 @@ class VariableClippingOptimizer(_delegate.DelegatingOptimizer):
         if self._colocate_clip_ops_with_vars:
             return tf.compat.v1.colocate_with(var)
         return contextlib.nullcontext()
+
+
+def _every_replicas_rows(grad):
+    """``grad`` summed over the replicas under a ``tf.distribute`` strategy (its rows: every replica's), else ``grad``.
+
+    Each replica clips its own copy of the variable; with only its own rows the
+    copies would differ (a tf1clip wrapper hands the summed gradient to replica
+    0 alone).
+    """
+    ctx = _aggregate.replica_context()
+    if ctx is None or ctx.num_replicas_in_sync <= 1:
+        return grad
+    (summed,), _ = _aggregate.sum_over_replicas(ctx, [grad])
+    return summed
 
 
 class DropStaleGradientOptimizer(_delegate.DelegatingOptimizer):
