@@ -10,10 +10,25 @@ class DelegatingOptimizer(tf.compat.v1.train.Optimizer):
     Both ``tf.compat.v1.train.Saver`` names and ``tf.train.Checkpoint`` keys are
     those of the wrapped optimizer, so checkpoints move freely between wrapped
     and unwrapped code. A subclass adds its own trackable variables by
-    overriding ``_own_variables()`` (``{name: variable}``).
+    overriding ``_own_variables()`` (``{name: variable}``). Every public
+    attribute the wrapper does not define itself is the wrapped optimizer's,
+    so a wrapper is invisible to code that uses, e.g.,
+    ``MovingAverageOptimizer.swapping_saver`` or
+    ``SyncReplicasOptimizer.make_session_run_hook``.
     """
 
     _optimizer: tf.compat.v1.train.Optimizer
+
+    def __getattr__(self, name):
+        """A public attribute this wrapper lacks is the wrapped optimizer's (``swapping_saver``, ...).
+
+        Only reached for names the wrapper does not have; private names stay
+        private (Trackable probes its own ``_self_*`` state with ``hasattr``).
+        """
+        optimizer = self.__dict__.get("_optimizer")
+        if name.startswith("_") or optimizer is None:
+            raise AttributeError("%r object has no attribute %r" % (type(self).__name__, name))
+        return getattr(optimizer, name)
 
     def get_slot(self, *args, **kwargs):
         return self._optimizer.get_slot(*args, **kwargs)

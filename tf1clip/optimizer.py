@@ -162,7 +162,9 @@ class TransformGradientsOptimizer(_delegate.DelegatingOptimizer):
     ``compute_gradients``, slots, ``variables()`` and checkpointing (both
     ``tf.compat.v1.train.Saver`` names and ``tf.compat.v1.train.Checkpoint``
     keys are those of the unwrapped optimizer, so checkpoints move freely
-    between wrapped and unwrapped code). ``get_name()`` is the wrapper's own.
+    between wrapped and unwrapped code), and every public attribute the
+    wrapper does not define itself (``swapping_saver``,
+    ``make_session_run_hook``...). ``get_name()`` is the wrapper's own.
 
     Under a ``tf.distribute`` strategy (``call_for_each_replica``) with
     ``clip_stage="aggregated"``, the gradients are summed over the replicas

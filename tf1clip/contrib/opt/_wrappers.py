@@ -84,13 +84,6 @@ class MultitaskOptimizerWrapper(_delegate.DelegatingOptimizer):
         super().__init__(use_locking=False, name=opt.get_name())
         self._optimizer = opt
 
-    def __getattr__(self, name):
-        # Only reached for attributes this object lacks; private names stay
-        # private (Trackable probes its own ``_self_*`` state with hasattr).
-        if name.startswith("_"):
-            raise AttributeError(name)
-        return getattr(self._optimizer, name)
-
     def compute_gradients(self, *args, **kwargs):
         """``opt.compute_gradients`` (the wrapped optimizer's)."""
         return self._optimizer.compute_gradients(*args, **kwargs)
