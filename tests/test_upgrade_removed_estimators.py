@@ -35,7 +35,8 @@ SPELLINGS = {
 
 def test_the_removed_classes_are_exactly_those_tf1clip_estimator_lacks():
     """Read in a fresh process: importing tf1clip.estimator changes process-wide state."""
-    code = """
+    code = (
+        """
         import json
         import tf1clip.estimator as estimator
 
@@ -49,7 +50,9 @@ def test_the_removed_classes_are_exactly_those_tf1clip_estimator_lacks():
 
         names = json.load(open(%r))["names"]
         print(json.dumps(sorted(p for p, kind in names.items() if kind == "class" and lacks(p))))
-    """ % _REFS
+    """
+        % _REFS
+    )
     lacking = json.loads(helpers.run_python(code).strip().splitlines()[-1])
     assert lacking == REMOVED
     assert sorted("tf.estimator." + m for m in T.ESTIMATOR_REMOVED) == lacking

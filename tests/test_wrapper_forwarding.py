@@ -43,7 +43,9 @@ WRAPPERS = {
     "transform_gradients": lambda o: tf1clip.transform_gradients(o, tf1clip.clip_by_value_fn(-1.0, 1.0)),
     "raise": lambda o: tf1clip.clip_gradients_by_norm(o, 1.0, on_nonfinite="raise"),
     "skip": lambda o: tf1clip.clip_gradients_by_norm(o, 1.0, on_nonfinite="skip"),
-    "nested": lambda o: tf1clip.transform_gradients(tf1clip.clip_gradients_by_norm(o, 1.0), tf1clip.clip_by_norm_fn(2.0)),
+    "nested": lambda o: tf1clip.transform_gradients(
+        tf1clip.clip_gradients_by_norm(o, 1.0), tf1clip.clip_by_norm_fn(2.0)
+    ),
 }
 _BASE = set(dir(v1.train.Optimizer))
 _ALWAYS = ("get_slot", "get_slot_names", "variables")

@@ -249,7 +249,7 @@ class SkipPolicy(object):
 def _count_unless(finite, counter, advance=None):
     """Counts a step that is not ``finite``; the count is built on that path only."""
     if not _session_graph():
-        return tf.compat.v1.cond(finite, lambda: tf.constant(False), lambda: _flag_after(_count(counter, advance), False))
+        return tf.compat.v1.cond(finite, lambda: tf.constant(False), lambda: _count(counter, advance))
     skipped, applied = _switch(finite)
     with tf.control_dependencies([skipped]):
         counted = _flag_after(_count(counter, advance), False)

@@ -380,7 +380,7 @@ ESTIMATOR_REMOVED = {
 
 
 def removed_estimator(path):
-    """The ERROR text for ``path`` (``tf.estimator.X...`` / ``tf.compat.v1.estimator.X...``) if ``X`` is gone, else None."""
+    """The ERROR text for ``path`` (``tf.estimator.X...``, ``tf.compat.v1.estimator.X...``) if ``X`` is gone."""
     for prefix in ESTIMATOR_PREFIXES:
         if path.startswith(prefix + "."):
             member = path[len(prefix) + 1 :].split(".")[0]
