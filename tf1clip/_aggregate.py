@@ -96,6 +96,17 @@ def _accepts_skip_aggregation(optimizer):
     return "skip_gradients_aggregation" in params
 
 
+def _takes_keyword(optimizer):
+    """Whether ``optimizer.apply_gradients`` takes ``skip_gradients_aggregation`` (named or as ``**kwargs``)."""
+    if _accepts_skip_aggregation(optimizer):
+        return True
+    try:
+        params = inspect.signature(optimizer.apply_gradients).parameters.values()
+    except (TypeError, ValueError):
+        return True
+    return any(p.kind == inspect.Parameter.VAR_KEYWORD for p in params)
+
+
 def _check_in_scope(variables, global_step):
     """Raises ValueError for a variable every replica would update (N times).
 
@@ -119,10 +130,11 @@ def _check_in_scope(variables, global_step):
 def _summed_by_the_caller(optimizer, pairs, kwargs):
     """``pairs`` an enclosing wrapper already summed (``skip_gradients_aggregation``), for ``optimizer``.
 
-    An optimizer without that keyword sums over the replicas itself: it drops
-    the keyword (from ``kwargs``) and gets replica 0's sum, the others nothing.
+    An optimizer whose ``apply_gradients`` cannot take that keyword sums over
+    the replicas itself: the keyword is dropped (from ``kwargs``) and it gets
+    replica 0's sum, the others nothing.
     """
-    if not kwargs.get("skip_gradients_aggregation") or _accepts_skip_aggregation(optimizer):
+    if not kwargs.get("skip_gradients_aggregation") or _takes_keyword(optimizer):
         return pairs
     del kwargs["skip_gradients_aggregation"]
     ctx = replica_context()
