@@ -26,7 +26,6 @@ __all__ = [
     "GradientNorms",
 ]
 
-_V1Optimizer = tf.compat.v1.train.Optimizer
 _LossScaleOptimizer = tf.compat.v1.train.experimental.MixedPrecisionLossScaleOptimizer
 
 _CLIP_STAGES = ("aggregated", "per_replica")
@@ -36,22 +35,7 @@ GradientNorms = collections.namedtuple("GradientNorms", ["before", "after"])
 GradientNorms.__doc__ = """The global norms of one step: ``before`` and ``after`` the capper (0-d tensors)."""
 
 
-def check_optimizer(optimizer, arg="optimizer"):
-    if isinstance(optimizer, _V1Optimizer):
-        return optimizer
-    if isinstance(optimizer, type) and issubclass(optimizer, _V1Optimizer):
-        hint = " Pass an instance, e.g. %s(learning_rate=0.001), not the class." % optimizer.__name__
-    elif hasattr(optimizer, "apply_gradients") and hasattr(optimizer, "build"):
-        hint = (
-            " This is a Keras optimizer; give it clipnorm= / global_clipnorm= / "
-            "clipvalue=, or use a tf.compat.v1.train optimizer here."
-        )
-    else:
-        hint = ""
-    raise TypeError(
-        "`%s` must be a tf.compat.v1.train.Optimizer instance (e.g. "
-        "tf.compat.v1.train.AdamOptimizer(0.001)); received %s.%s" % (arg, _validate.describe(optimizer), hint)
-    )
+check_optimizer = _validate.check_optimizer
 
 
 def _check_choice(value, choices, arg):
@@ -306,10 +290,6 @@ class TransformGradientsOptimizer(_delegate.DelegatingOptimizer):
             )
         return norms
 
-    def compute_gradients(self, *args, **kwargs):
-        """Forwards to the wrapped optimizer's ``compute_gradients``."""
-        return self._optimizer.compute_gradients(*args, **kwargs)
-
     @tf.autograph.experimental.do_not_convert
     def apply_gradients(self, grads_and_vars, global_step=None, name=None, **kwargs):
         """Transforms ``grads_and_vars`` with the capper, then applies them.
@@ -402,13 +382,6 @@ class TransformGradientsOptimizer(_delegate.DelegatingOptimizer):
     def _own_variables(self):
         counter = self._skip_counters.get(_graphs.graph_key())
         return {} if counter is None else {self.skipped_steps_name: counter}
-
-    def variables(self):
-        """The wrapped optimizer's variables (contrib's wrapper returned []).
-
-        With ``on_nonfinite="skip"`` the skipped-steps counter is added.
-        """
-        return self._optimizer.variables() + list(self._own_variables().values())
 
 
 def transform_gradients(

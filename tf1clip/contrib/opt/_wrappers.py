@@ -15,17 +15,10 @@ from tf1clip.contrib.opt import _common
 
 __all__ = ["MultitaskOptimizerWrapper", "VariableClippingOptimizer", "DropStaleGradientOptimizer"]
 
-_V1Optimizer = tf.compat.v1.train.Optimizer
-
 
 def check_optimizer(opt, arg="opt"):
     """``opt`` if it is a ``tf.compat.v1.train.Optimizer`` instance, else ``TypeError`` naming ``arg``."""
-    if not isinstance(opt, _V1Optimizer):
-        raise TypeError(
-            "`%s` must be a tf.compat.v1.train.Optimizer instance (e.g. "
-            "tf.compat.v1.train.MomentumOptimizer(0.1, 0.9)); received %s." % (arg, _validate.describe(opt))
-        )
-    return opt
+    return _validate.check_optimizer(opt, arg, example="tf.compat.v1.train.MomentumOptimizer(0.1, 0.9)")
 
 
 def _is_all_zeros(tensor):
@@ -83,14 +76,6 @@ class MultitaskOptimizerWrapper(_delegate.DelegatingOptimizer):
         check_optimizer(opt)
         super().__init__(use_locking=False, name=opt.get_name())
         self._optimizer = opt
-
-    def compute_gradients(self, *args, **kwargs):
-        """``opt.compute_gradients`` (the wrapped optimizer's)."""
-        return self._optimizer.compute_gradients(*args, **kwargs)
-
-    def variables(self):
-        """The wrapped optimizer's variables."""
-        return self._optimizer.variables()
 
     def apply_gradients(self, grads_and_vars, global_step=None, name=None, **kwargs):
         """``opt.apply_gradients``, skipping the update of each all-zero gradient."""
@@ -192,14 +177,6 @@ class VariableClippingOptimizer(_delegate.DelegatingOptimizer):
         self._max_norm = max_norm
         self._colocate_clip_ops_with_vars = colocate_clip_ops_with_vars
 
-    def compute_gradients(self, *args, **kwargs):
-        """``opt.compute_gradients`` (the wrapped optimizer's)."""
-        return self._optimizer.compute_gradients(*args, **kwargs)
-
-    def variables(self):
-        """The wrapped optimizer's variables."""
-        return self._optimizer.variables()
-
     def apply_gradients(self, grads_and_vars, global_step=None, name=None):
         """``opt.apply_gradients``, then each listed variable with a gradient clipped to ``max_norm``."""
         grads_and_vars = list(grads_and_vars)
@@ -296,10 +273,6 @@ class DropStaleGradientOptimizer(_delegate.DelegatingOptimizer):
         self._optimizer = opt
         self._staleness = staleness
         self._local_step = None
-
-    def variables(self):
-        """The wrapped optimizer's variables."""
-        return self._optimizer.variables()
 
     def compute_gradients(self, loss, *args, **kwargs):
         """Records the global step (the staleness reference), then ``opt.compute_gradients(loss, ...)``."""
