@@ -6,6 +6,7 @@ from tf1clip.upgrade import _tables as T
 from tf1clip.upgrade._astutil import dotted
 from tf1clip.upgrade._engine import ast_edits
 from tf1clip.upgrade._engine import pasta
+from tf1clip.upgrade._tables import ERROR
 from tf1clip.upgrade._tables import INFO
 
 
