@@ -141,6 +141,25 @@ def core_cudnn_gru(tf, M):
     return CudnnCompatibleGRUCell(), False
 
 
+def core_embedding(tf, M):
+    """``embedding``'s equations in plain TensorFlow ops (same variable names): TF's own drift."""
+    v1 = tf.compat.v1
+
+    class EmbeddingWrapper(v1.nn.rnn_cell.RNNCell):
+        state_size = output_size = N
+
+        def __init__(self):
+            super(EmbeddingWrapper, self).__init__()
+            self._cell = v1.nn.rnn_cell.GRUCell(N)
+
+        def call(self, inputs, state):
+            with tf.device("/cpu:0"):
+                embedding = v1.get_variable("embedding", [10, D])
+                return self._cell(tf.nn.embedding_lookup(embedding, tf.reshape(inputs, [-1])), state)
+
+    return EmbeddingWrapper(), True
+
+
 def core_lstm(tf, M):
     return tf.compat.v1.nn.rnn_cell.LSTMCell(N), False
 
@@ -166,6 +185,7 @@ CASES = [
     "cudnn_compatible_gru",
     "core_layer_norm_lstm",
     "core_cudnn_gru",
+    "core_embedding",
     "core_lstm",
     "core_gru",
 ]
