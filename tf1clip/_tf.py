@@ -273,6 +273,68 @@ def adam_beta_powers(optimizer):
     return optimizer._get_beta_accumulators()
 
 
+# Op seeds of graph-seeded programs (tf1clip.seeds). ``random_seed._graph_to_seed_dict`` is the per-graph
+# counter TF 2's ``get_seed`` numbers op seeds by; the frame readers name the TF 2 functions that call ``get_seed``
+# and their locals. Checked on TF 2.15, 2.16, 2.21 (random_seed.py, random_ops.random_uniform and nn_ops._dropout
+# are the same in all three). Public replacement: none (``tf.random.set_seed`` keeps TF 2's numbering).
+
+
+def graph_seed_counter():
+    """``random_seed._graph_to_seed_dict``: ``get_seed``'s per-graph op seed counter (``setdefault``, ``+= 1``)."""
+    from tensorflow.python.framework import random_seed
+
+    return random_seed._graph_to_seed_dict
+
+
+def set_graph_seed_counter(counter):
+    """Makes ``get_seed`` draw graph op seeds from ``counter`` (a mapping with ``setdefault``)."""
+    from tensorflow.python.framework import random_seed
+
+    random_seed._graph_to_seed_dict = counter
+
+
+def _frame_in(frame, name, filename):
+    code = frame.f_code
+    return code.co_name == name and code.co_filename.replace("\\", "/").endswith(filename)
+
+
+def get_seed_call_site(frame):
+    """What calls TF 2's ``random_seed.get_seed`` from ``frame`` (``get_seed``'s own frame), as a dict, or None.
+
+    ``{"op": "random_uniform", "default_range": ..., "zero_min": ..., "integer": ..., "dropout_rate_is_number":
+    None | bool}``: a ``random_ops.random_uniform`` call, made (or not) by ``nn_ops._dropout``.
+    """
+    if frame is None or not _frame_in(frame, "get_seed", "framework/random_seed.py"):
+        return None
+    caller = frame.f_back
+    if caller is None or not _frame_in(caller, "random_uniform", "ops/random_ops.py"):
+        return None
+    local = caller.f_locals
+    site = {
+        "op": "random_uniform",
+        "integer": bool(local["dtype"].is_integer),
+        "zero_min": bool(local.get("minval_is_zero")),
+        "default_range": bool(local.get("minval_is_zero")) and bool(local.get("maxval_is_one")),
+        "dropout_rate_is_number": None,
+    }
+    outer = caller.f_back
+    for _ in range(4):
+        if outer is None:
+            break
+        if _frame_in(outer, "_dropout", "ops/nn_ops.py"):
+            site["dropout_rate_is_number"] = bool(outer.f_locals["is_rate_number"])
+            break
+        outer = outer.f_back
+    return site
+
+
+def caller_frame(depth):
+    """The frame ``depth`` levels above the caller of this function."""
+    import sys
+
+    return sys._getframe(depth + 1)
+
+
 # (object or class path, attribute) for every private name above.
 PRIVATE_NAMES = [
     ("tensorflow.compat.v1.train.experimental.MixedPrecisionLossScaleOptimizer", "_doing_dynamic_loss_scaling"),
@@ -301,6 +363,7 @@ PRIVATE_NAMES = [
     ("tensorflow.compat.v1.train.Optimizer", "_create_non_slot_variable"),
     ("tensorflow.compat.v1.train.Optimizer", "_get_non_slot_variable"),
     ("tensorflow.compat.v1.train.AdamOptimizer", "_get_beta_accumulators"),
+    ("tensorflow.python.framework.random_seed", "_graph_to_seed_dict"),
 ]
 
 # (class path, attribute) for the private attributes that instances get in ``__init__``.
