@@ -328,6 +328,28 @@ def get_seed_call_site(frame):
     return site
 
 
+def wrap_convolution(before_call):
+    """Makes ``nn_ops.convolution_internal`` call ``before_call(dilations)`` first; returns the undo function.
+
+    ``tf.nn.convolution`` (v1 and v2), and through it the Keras / ``tf.compat.v1.layers`` and tf-slim
+    convolution layers, look the function up in ``nn_ops`` at each call; ``tf.nn.conv2d`` does not use it.
+    """
+    from tensorflow.python.ops import nn_ops
+
+    original = nn_ops.convolution_internal
+
+    def convolution_internal(*args, **kwargs):
+        before_call(kwargs.get("dilations", args[5] if len(args) > 5 else None))
+        return original(*args, **kwargs)
+
+    nn_ops.convolution_internal = convolution_internal
+
+    def undo():
+        nn_ops.convolution_internal = original
+
+    return undo
+
+
 def caller_frame(depth):
     """The frame ``depth`` levels above the caller of this function."""
     import sys
@@ -364,6 +386,7 @@ PRIVATE_NAMES = [
     ("tensorflow.compat.v1.train.Optimizer", "_get_non_slot_variable"),
     ("tensorflow.compat.v1.train.AdamOptimizer", "_get_beta_accumulators"),
     ("tensorflow.python.framework.random_seed", "_graph_to_seed_dict"),
+    ("tensorflow.python.ops.nn_ops", "convolution_internal"),
 ]
 
 # (class path, attribute) for the private attributes that instances get in ``__init__``.

@@ -31,8 +31,33 @@ def _tensor_array_stack_ops(op):
     return 0
 
 
+_FLATTEN = re.compile(r"(^|/)flatten(_\d+)?/(Reshape|ExpandDims)$")
+
+
+def _flatten_ops(op):
+    """TF 1.15's ``Flatten`` layer reshaped to ``(tf.shape(x)[0], -1)`` when the batch size was unknown (8 ops);
+    TF 2's reshapes to a constant shape (2 ops) when the other sizes are known."""
+    if op.type in ("Reshape", "ExpandDims") and _FLATTEN.search(op.name) and op.inputs[1].op.type == "Const":
+        shape = op.inputs[0].shape
+        if shape.rank and shape.as_list()[0] is None:
+            return 6
+    return 0
+
+
+_REDUCTIONS = frozenset(["Sum", "Mean", "Max", "Min", "Prod", "All", "Any"])
+
+
+def _scalar_reduction_ops(op):
+    """TF 2 reduces a scalar over ``range(0, rank)`` (4 ops); TF 1.15 over a constant ``[]`` (1 op)."""
+    if op.type in _REDUCTIONS and op.inputs[0].shape.rank == 0:
+        axes = op.inputs[1].op
+        if axes.type == "Range" and all(t.op.type == "Const" for t in axes.inputs):
+            return -3
+    return 0
+
+
 # Each rule: an op TensorFlow 2 made -> how many more ops TF 1.15 made for the same call.
-_OP_RULES = (_split_ops, _tensor_array_stack_ops)
+_OP_RULES = (_split_ops, _tensor_array_stack_ops, _flatten_ops, _scalar_reduction_ops)
 
 
 def _random_uniform_ops(site):
@@ -68,6 +93,10 @@ def _call_site_ops(site):
     return before, after
 
 
+def _flat(value):
+    return list(value) if isinstance(value, (list, tuple)) else [value]
+
+
 class _GraphCount:
     """Per graph: how many of its ops are counted (``scanned``) and TF 1.15's extra ops among them (``extra``)."""
 
@@ -86,11 +115,23 @@ class _Tf1OpSeeds:
     def __init__(self, previous):
         self.previous = previous
         self._graphs = weakref.WeakKeyDictionary()
+        self.undo_hooks = _tf.wrap_convolution(self._convolution)
 
-    def _count(self, graph):
+    def _state(self, graph):
         count = self._graphs.get(graph)
         if count is None:
             count = self._graphs[graph] = _GraphCount()
+        return count
+
+    def _convolution(self, dilations):
+        """TF 1.15's ``tf.nn.convolution`` (and the convolution layers) made a ``dilation_rate`` constant."""
+        if _tf.tf.executing_eagerly():
+            return
+        if dilations is None or all(d == 1 for d in _flat(dilations)):
+            self._state(_tf.tf.compat.v1.get_default_graph()).extra += 1
+
+    def _count(self, graph):
+        count = self._state(graph)
         ops = graph.version
         if ops > count.scanned:
             for op in graph.get_operations()[count.scanned : ops]:
@@ -144,6 +185,7 @@ def use_tf1_random_seeds(enabled=True):
     if enabled and not isinstance(counter, _Tf1OpSeeds):
         _tf.set_graph_seed_counter(_Tf1OpSeeds(counter))
     elif not enabled and isinstance(counter, _Tf1OpSeeds):
+        counter.undo_hooks()
         _tf.set_graph_seed_counter(counter.previous)
 
 
