@@ -313,6 +313,13 @@ def _graph_seed_uses(tree):
     return sorted(uses, key=lambda use: getattr(use[1], "lineno", 0))
 
 
+def _draws_seed(name):
+    """Whether a call of ``name`` may draw an op seed (a random op, an initializer, a layer or cell)."""
+    tail = name.split(".")[-1]
+    initializer = tail.endswith("_initializer") and not tail.endswith(("variables_initializer", "tables_initializer"))
+    return tail in _SEED_DRAWERS or initializer
+
+
 def _call_name(node):
     """``"a.b.c"`` for a call of ``a.b.c``, ``"c"`` for ``x().c(...)``, else ``""``."""
     name = dotted_name(node.func)
@@ -352,7 +359,7 @@ def _tf1_seeds_line(tree, scan, log):
     )
     calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call)]
     names = [(_call_name(c), getattr(c, "lineno", 0)) for c in calls]
-    drawn = [line for name, line in names if name.split(".")[-1] in _SEED_DRAWERS or name.endswith("_initializer")]
+    drawn = [line for name, line in names if _draws_seed(name)]
     for node in calls:
         why = _seed_unmatched(node)
         if why and any(line > getattr(node, "lineno", 0) for line in drawn):
