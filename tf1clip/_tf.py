@@ -298,15 +298,12 @@ def _frame_in(frame, name, filename):
     return code.co_name == name and code.co_filename.replace("\\", "/").endswith(filename)
 
 
-def get_seed_call_site(frame):
-    """What calls TF 2's ``random_seed.get_seed`` from ``frame`` (``get_seed``'s own frame), as a dict, or None.
+def get_seed_call_site(caller):
+    """What calls TF 2's ``random_seed.get_seed`` from the frame ``caller``, as a dict, or None.
 
     ``{"op": "random_uniform", "default_range": ..., "zero_min": ..., "integer": ..., "dropout_rate_is_number":
     None | bool}``: a ``random_ops.random_uniform`` call, made (or not) by ``nn_ops._dropout``.
     """
-    if frame is None or not _frame_in(frame, "get_seed", "framework/random_seed.py"):
-        return None
-    caller = frame.f_back
     if caller is None or not _frame_in(caller, "random_uniform", "ops/random_ops.py"):
         return None
     local = caller.f_locals
@@ -326,6 +323,22 @@ def get_seed_call_site(frame):
             break
         outer = outer.f_back
     return site
+
+
+def wrap_get_seed(make_wrapper):
+    """Replaces ``random_seed.get_seed`` with ``make_wrapper(original)``; returns the undo function.
+
+    TensorFlow's random ops and initializers look ``get_seed`` up in ``random_seed`` at each call.
+    """
+    from tensorflow.python.framework import random_seed
+
+    original = random_seed.get_seed
+    random_seed.get_seed = make_wrapper(original)
+
+    def undo():
+        random_seed.get_seed = original
+
+    return undo
 
 
 def wrap_convolution(before_call):
@@ -387,6 +400,7 @@ PRIVATE_NAMES = [
     ("tensorflow.compat.v1.train.AdamOptimizer", "_get_beta_accumulators"),
     ("tensorflow.python.framework.random_seed", "_graph_to_seed_dict"),
     ("tensorflow.python.ops.nn_ops", "convolution_internal"),
+    ("tensorflow.python.framework.random_seed", "get_seed"),
 ]
 
 # (class path, attribute) for the private attributes that instances get in ``__init__``.

@@ -98,12 +98,13 @@ def _flat(value):
 
 
 class _GraphCount:
-    """Per graph: how many of its ops are counted (``scanned``) and TF 1.15's extra ops among them (``extra``)."""
+    """Per graph: how many of its ops are counted (``scanned``), TF 1.15's extra ops among them (``extra``), and
+    those TF 1.15 made before the random op of the ``get_seed`` call under way (``pending``)."""
 
-    __slots__ = ("scanned", "extra", "last")
+    __slots__ = ("scanned", "extra", "pending", "last")
 
     def __init__(self):
-        self.scanned = self.extra = self.last = 0
+        self.scanned = self.extra = self.pending = self.last = 0
 
 
 class _Tf1OpSeeds:
@@ -115,7 +116,9 @@ class _Tf1OpSeeds:
     def __init__(self, previous):
         self.previous = previous
         self._graphs = weakref.WeakKeyDictionary()
-        self.undo_hooks = _tf.wrap_convolution(self._convolution)
+        undo_convolution = _tf.wrap_convolution(self._convolution)
+        undo_get_seed = _tf.wrap_get_seed(self._wrap_get_seed)
+        self.undo_hooks = lambda: (undo_convolution(), undo_get_seed())
 
     def _state(self, graph):
         count = self._graphs.get(graph)
@@ -129,6 +132,23 @@ class _Tf1OpSeeds:
             return
         if dilations is None or all(d == 1 for d in _flat(dilations)):
             self._state(_tf.tf.compat.v1.get_default_graph()).extra += 1
+
+    def _wrap_get_seed(self, get_seed):
+        def get_seed_counting_tf1_ops(op_seed):
+            """TF 2's ``get_seed``; also counts the ops TF 1.15 made around the random op, with or without
+            an op seed (TF 1.15's later graph-derived seeds count them)."""
+            if _tf.tf.executing_eagerly():
+                return get_seed(op_seed)
+            count = self._count(_tf.tf.compat.v1.get_default_graph())
+            before, after = _call_site_ops(_tf.get_seed_call_site(_tf.caller_frame(1)))
+            count.pending = before
+            try:
+                return get_seed(op_seed)
+            finally:
+                count.pending = 0
+                count.extra += before + after
+
+        return get_seed_counting_tf1_ops
 
     def _count(self, graph):
         count = self._state(graph)
@@ -144,9 +164,7 @@ class _Tf1OpSeeds:
         if graph in self.previous:
             return self.previous.setdefault(graph, default)
         count = self._count(graph)
-        before, after = _call_site_ops(_tf.get_seed_call_site(_tf.caller_frame(1)))
-        count.last = count.scanned + count.extra + before
-        count.extra += before + after
+        count.last = count.scanned + count.extra + count.pending
         return count.last
 
     def __getitem__(self, graph):
