@@ -158,3 +158,83 @@ def test_eager_and_op_seeds_unchanged():
 def test_a_process_without_the_call_keeps_tensorflow_2_numbering(tf2_cases):
     """The subprocess builds a graph before its use_tf1_random_seeds() call: TF 2's op seeds 0, 1."""
     assert tf2_cases["before the call"] == [[0, 1], False]
+
+
+# ---- tf1clip-upgrade inserts the call -----------------------------------------------------------
+
+_SEEDS_LINE = "tf1clip.use_tf1_random_seeds()  # tf1clip-upgrade: TF 1.15's op seeds for the graph-level seed"
+
+
+def _upgrade(source, **kwargs):
+    import textwrap
+
+    from tf1clip import upgrade
+
+    return upgrade.upgrade_source(textwrap.dedent(source), **kwargs)
+
+
+def test_upgrade_inserts_the_call_after_disable_v2_behavior():
+    result = _upgrade(
+        """\
+        import tensorflow as tf
+        tf.set_random_seed(1)
+        x = tf.placeholder(tf.float32, [None, 3])
+        y = tf.nn.dropout(x, 0.5)
+        """
+    )
+    assert result.text.splitlines()[:5] == [
+        "import tensorflow as tf",
+        "import tf1clip",
+        "tf.compat.v1.disable_v2_behavior()  # tf1clip-upgrade: placeholders and Sessions need TF 1 behavior",
+        _SEEDS_LINE,
+        "tf.compat.v1.set_random_seed(1)",
+    ]
+    assert "tf1clip.use_tf1_random_seeds()" in result.added
+    info = [e for e in result.log if "use_tf1_random_seeds" in e.message]
+    assert [(e.severity, e.line) for e in info] == [("INFO", 2)]
+    assert not [e for e in result.log if e.severity == "WARNING" and "seed" in e.message]
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "tf.compat.v1.set_random_seed(3)",
+        "tf.compat.v1.random.set_random_seed(3)",
+        "config = tf.estimator.RunConfig(model_dir='m', tf_random_seed=3)",
+        "config = tf.estimator.RunConfig().replace(tf_random_seed=3)",
+    ],
+)
+def test_upgrade_inserts_the_call_for_every_graph_level_seed(call):
+    result = _upgrade("import tensorflow as tf\nimport tf1clip.contrib\n%s\n" % call)
+    assert _SEEDS_LINE in result.text.splitlines()
+    assert result.text.count("use_tf1_random_seeds") == 1
+
+
+def test_upgrade_adds_nothing_without_a_graph_level_seed_and_once_with_the_call():
+    assert "use_tf1_random_seeds" not in _upgrade("import tensorflow as tf\nw = tf.get_variable('w', [2])\n").text
+    source = "import tensorflow as tf\nimport tf1clip\ntf1clip.use_tf1_random_seeds()\ntf.set_random_seed(1)\n"
+    assert _upgrade(source).text.count("use_tf1_random_seeds") == 1
+
+
+def test_upgrade_warns_at_calls_after_which_op_counts_differ():
+    result = _upgrade(
+        """\
+        import tensorflow as tf
+        tf.set_random_seed(1)
+        x = tf.placeholder(tf.float32, [None, 3])
+        w = tf.get_variable("w", [3, 1])
+        train_op = tf.train.AdamOptimizer(0.1).minimize(tf.reduce_sum(tf.matmul(x, w)))
+        g = tf.random_gamma([2], 1.0)
+        h = tf.layers.conv2d(tf.zeros([1, 4, 4, 1]), 2, 3, dilation_rate=2)
+        v = tf.get_variable("v", [2])
+        z = tf.random_gamma([2], 1.0)
+        """
+    )
+    warnings = [
+        (e.line, e.message.split(":")[0]) for e in result.log if e.severity == "WARNING" and "seed=" in e.message
+    ]
+    assert warnings == [
+        (5, "TensorFlow 2 builds gradients with other ops"),
+        (6, "tf.random.gamma builds 2 more ops on TensorFlow 2"),
+        (7, "a dilated convolution builds other ops on TensorFlow 2"),
+    ]
