@@ -238,3 +238,37 @@ def test_upgrade_warns_at_calls_after_which_op_counts_differ():
         (6, "tf.random.gamma builds 2 more ops on TensorFlow 2"),
         (7, "a dilated convolution builds other ops on TensorFlow 2"),
     ]
+
+
+# ---- Estimators: RunConfig(tf_random_seed=...) ---------------------------------------------------
+
+_RUN_ESTIMATORS = """
+import json, sys
+sys.path.insert(0, %r)
+import tensorflow as tf
+import tf1clip, tf1clip.estimator
+import estimator_case
+tf1clip.use_tf1_random_seeds()
+tf.compat.v1.disable_v2_behavior()
+out = dict((kind, estimator_case.run(tf.compat.v1, tf1clip.estimator, kind)) for kind in ("custom", "dnn"))
+print("RESULT " + json.dumps(out))
+"""
+
+
+def test_estimators_seeded_by_run_config_match_tf115():
+    """A custom Estimator (dense layers, dropout, 3 steps) and a DNNRegressor's initial values, seeded only by
+    RunConfig(tf_random_seed=42), equal TF 1.15's."""
+    import importlib.util
+
+    from helpers import skip_without_estimator
+
+    if importlib.util.find_spec("tensorflow_estimator") is None:
+        skip_without_estimator("tensorflow-estimator is not installed")
+    with open(os.path.join(DATA, "refs.json")) as f:
+        want = json.load(f)["estimator"]
+    got = json.loads(run_python(_RUN_ESTIMATORS % DATA, timeout=600).split("RESULT ", 1)[1])
+    assert sorted(got) == sorted(want)
+    for kind in want:
+        assert sorted(got[kind]) == sorted(want[kind]), kind
+        for name, values in want[kind].items():
+            np.testing.assert_allclose(got[kind][name], values, rtol=1e-5, atol=1e-6, err_msg=kind + " " + name)

@@ -3,7 +3,8 @@
     env -u TF2_BEHAVIOR -u PYTHONPATH ~/.cache/tf1clip/tf115-venv/bin/python tests/data/tf115_seeds/make_refs.py
 
 For every case and seeding style of cases.py: the (name, seed, seed2) of each random op, and a summary of
-every variable's initial value and of every fetched tensor (shape, sum, first 24 values), to refs.json.
+every variable's initial value and of every fetched tensor (shape, sum, first 24 values), and the
+variables of estimator_case's Estimators, to refs.json.
 """
 
 import json
@@ -17,6 +18,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import cases  # noqa: E402
+import estimator_case  # noqa: E402
 
 
 def main():
@@ -30,6 +32,7 @@ def main():
         for style in cases.STYLES if op_seeds else cases.STYLES[:1]:
             refs["cases"]["%s/%s" % (name, style)] = cases.run_case(tf, ns, name, style)
             print(name, style, len(refs["cases"]["%s/%s" % (name, style)]["seeds"]), "random ops")
+    refs["estimator"] = dict((kind, estimator_case.run(tf, tf.estimator, kind)) for kind in ("custom", "dnn"))
     with open(os.path.join(HERE, "refs.json"), "w") as f:
         json.dump(refs, f, sort_keys=True, separators=(",", ":"))
         f.write("\n")
