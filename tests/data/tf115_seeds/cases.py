@@ -117,7 +117,9 @@ def rnn_cells(tf, ns, seed):
     cell = ns.rnn_cell.MultiRNNCell(
         [ns.rnn_cell.GRUCell(4), ns.rnn_cell.DropoutWrapper(ns.rnn_cell.BasicLSTMCell(4), output_keep_prob=0.5)]
     )
-    outputs, _ = tf.nn.dynamic_rnn(cell, _x(tf, [2, 3, 4]), dtype=tf.float32)
+    # One iteration at a time: with parallel iterations, the order in which the steps' dropout ops draw from
+    # their one random kernel varies from run to run (on TF 1.15 too).
+    outputs, _ = tf.nn.dynamic_rnn(cell, _x(tf, [2, 3, 4]), dtype=tf.float32, parallel_iterations=1)
     return [outputs, tf.get_variable("after", [3, 2]).initialized_value()]
 
 
