@@ -12,6 +12,8 @@ matched and what is not.
 import re
 import weakref
 
+import numpy as np
+
 from tf1clip import _tf
 
 __all__ = ["use_tf1_random_seeds", "tf1_random_seeds_enabled"]
@@ -93,8 +95,16 @@ def _call_site_ops(site):
     return before, after
 
 
-def _flat(value):
-    return list(value) if isinstance(value, (list, tuple)) else [value]
+def _all_ones(dilations):
+    """Whether ``dilations`` (None, an int, a list or a NumPy array; not a tensor) are all 1."""
+    if dilations is None:
+        return True
+    if not isinstance(dilations, (int, list, tuple, np.ndarray)):
+        return False
+    try:
+        return all(int(d) == 1 for d in np.ravel(dilations))
+    except (TypeError, ValueError):
+        return False
 
 
 class _GraphCount:
@@ -130,7 +140,7 @@ class _Tf1OpSeeds:
         """TF 1.15's ``tf.nn.convolution`` (and the convolution layers) made a ``dilation_rate`` constant."""
         if _tf.tf.executing_eagerly():
             return
-        if dilations is None or all(d == 1 for d in _flat(dilations)):
+        if _all_ones(dilations):
             self._state(_tf.tf.compat.v1.get_default_graph()).extra += 1
 
     def _wrap_get_seed(self, get_seed):
