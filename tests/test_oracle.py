@@ -61,6 +61,7 @@ def test_every_promised_api_has_a_program():
         "tf.clip_by_norm",
         "tf.clip_by_value",
         "tf.contrib.layers.optimize_loss",
+        "tf.set_random_seed",
         "tf.contrib.layers.embed_sequence",
         "learning_rate_decay_fn",
         "gradient_noise_scale=None",

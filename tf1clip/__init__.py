@@ -40,6 +40,7 @@ _EXPORTS = {
     "TransformGradientsOptimizer": "optimizer",
     "clip_gradients_by_norm": "optimizer",
     "transform_gradients": "optimizer",
+    "use_tf1_random_seeds": "seeds",
 }
 
 __all__ = [
@@ -67,6 +68,7 @@ __all__ = [
     "clip_gradients_by_norm",
     "TransformGradientsOptimizer",
     "GradientNorms",
+    "use_tf1_random_seeds",
 ]
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
@@ -96,9 +98,10 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         clip_gradients_by_norm,
         transform_gradients,
     )
+    from tf1clip.seeds import use_tf1_random_seeds  # noqa: F401
 
 
-_SUBMODULES = ("adaptive", "cappers", "clipping", "contrib", "estimator", "optimizer", "upgrade")
+_SUBMODULES = ("adaptive", "cappers", "clipping", "contrib", "estimator", "optimizer", "seeds", "upgrade")
 
 
 def __getattr__(name):

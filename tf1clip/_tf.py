@@ -290,6 +290,103 @@ def adam_beta_powers(optimizer):
     return optimizer._get_beta_accumulators()
 
 
+# Op seeds of graph-seeded programs (tf1clip.seeds). ``random_seed._graph_to_seed_dict`` is the per-graph
+# counter TF 2's ``get_seed`` numbers op seeds by; the frame readers name the TF 2 functions that call ``get_seed``
+# and their locals. Checked on TF 2.15, 2.16, 2.21 (random_seed.py, random_ops.random_uniform and nn_ops._dropout
+# are the same in all three). Public replacement: none (``tf.random.set_seed`` keeps TF 2's numbering).
+
+
+def graph_seed_counter():
+    """``random_seed._graph_to_seed_dict``: ``get_seed``'s per-graph op seed counter (``setdefault``, ``+= 1``)."""
+    from tensorflow.python.framework import random_seed
+
+    return random_seed._graph_to_seed_dict
+
+
+def set_graph_seed_counter(counter):
+    """Makes ``get_seed`` draw graph op seeds from ``counter`` (a mapping with ``setdefault``)."""
+    from tensorflow.python.framework import random_seed
+
+    random_seed._graph_to_seed_dict = counter
+
+
+def _frame_in(frame, name, filename):
+    code = frame.f_code
+    return code.co_name == name and code.co_filename.replace("\\", "/").endswith(filename)
+
+
+def get_seed_call_site(caller):
+    """What calls TF 2's ``random_seed.get_seed`` from the frame ``caller``, as a dict, or None.
+
+    ``{"op": "random_uniform", "default_range": ..., "zero_min": ..., "integer": ..., "dropout_rate_is_number":
+    None | bool}``: a ``random_ops.random_uniform`` call, made (or not) by ``nn_ops._dropout``.
+    """
+    if caller is None or not _frame_in(caller, "random_uniform", "ops/random_ops.py"):
+        return None
+    local = caller.f_locals
+    site = {
+        "op": "random_uniform",
+        "integer": bool(local["dtype"].is_integer),
+        "zero_min": bool(local.get("minval_is_zero")),
+        "default_range": bool(local.get("minval_is_zero")) and bool(local.get("maxval_is_one")),
+        "dropout_rate_is_number": None,
+    }
+    outer = caller.f_back
+    for _ in range(4):
+        if outer is None:
+            break
+        if _frame_in(outer, "_dropout", "ops/nn_ops.py"):
+            site["dropout_rate_is_number"] = bool(outer.f_locals["is_rate_number"])
+            break
+        outer = outer.f_back
+    return site
+
+
+def wrap_get_seed(make_wrapper):
+    """Replaces ``random_seed.get_seed`` with ``make_wrapper(original)``; returns the undo function.
+
+    TensorFlow's random ops and initializers look ``get_seed`` up in ``random_seed`` at each call.
+    """
+    from tensorflow.python.framework import random_seed
+
+    original = random_seed.get_seed
+    random_seed.get_seed = make_wrapper(original)
+
+    def undo():
+        random_seed.get_seed = original
+
+    return undo
+
+
+def wrap_convolution(before_call):
+    """Makes ``nn_ops.convolution_internal`` call ``before_call(dilations)`` first; returns the undo function.
+
+    ``tf.nn.convolution`` (v1 and v2), and through it the Keras / ``tf.compat.v1.layers`` and tf-slim
+    convolution layers, look the function up in ``nn_ops`` at each call; ``tf.nn.conv2d`` does not use it.
+    """
+    from tensorflow.python.ops import nn_ops
+
+    original = nn_ops.convolution_internal
+
+    def convolution_internal(*args, **kwargs):
+        before_call(kwargs.get("dilations", args[5] if len(args) > 5 else None))
+        return original(*args, **kwargs)
+
+    nn_ops.convolution_internal = convolution_internal
+
+    def undo():
+        nn_ops.convolution_internal = original
+
+    return undo
+
+
+def caller_frame(depth):
+    """The frame ``depth`` levels above the caller of this function."""
+    import sys
+
+    return sys._getframe(depth + 1)
+
+
 def saveable_classes():
     """``(SaveableObject, SaveSpec)``: what a ``tf.compat.v1.train.Saver`` saves besides variables.
 
@@ -335,6 +432,9 @@ PRIVATE_NAMES = [
     ("tensorflow.compat.v1.train.Optimizer", "_create_non_slot_variable"),
     ("tensorflow.compat.v1.train.Optimizer", "_get_non_slot_variable"),
     ("tensorflow.compat.v1.train.AdamOptimizer", "_get_beta_accumulators"),
+    ("tensorflow.python.framework.random_seed", "_graph_to_seed_dict"),
+    ("tensorflow.python.ops.nn_ops", "convolution_internal"),
+    ("tensorflow.python.framework.random_seed", "get_seed"),
     ("tensorflow.python.training.saving.saveable_object", "SaveableObject"),
     ("tensorflow.python.training.saving.saveable_object", "SaveSpec"),
     ("tensorflow.python.ops.lookup_ops", "index_table_from_file"),

@@ -267,6 +267,100 @@ def _graph_mode_line(scan, tf_alias, tf_stmt, log):
     return [call + "  # tf1clip-upgrade: %s TF 1 behavior" % why]
 
 
+# Calls whose ops TensorFlow 2 counts differently from TF 1.15, so that op seeds drawn after them differ
+# (docs/oracle.rst, "Seeds"): last name component -> what differs.
+_SEED_UNMATCHED = {
+    "random_gamma": "tf.random_gamma builds 2 more ops on TensorFlow 2",
+    "random.gamma": "tf.random.gamma builds 2 more ops on TensorFlow 2",
+    "atrous_conv2d": "a dilated convolution builds other ops on TensorFlow 2",
+    "gradients": "TensorFlow 2 builds gradients with other ops",
+    "minimize": "TensorFlow 2 builds gradients with other ops",
+    "compute_gradients": "TensorFlow 2 builds gradients with other ops",
+    "clip_by_global_norm": "tf.clip_by_global_norm builds one op less on TensorFlow 2",
+}
+_DILATION_KEYWORDS = ("dilation_rate", "dilations", "rate")
+# Calls that draw op seeds (random ops, initializers, layers and cells that make variables).
+_SEED_DRAWERS = frozenset(
+    "random_uniform uniform random_normal normal truncated_normal dropout random_shuffle shuffle multinomial "
+    "categorical random_crop random_gamma gamma get_variable Variable dense conv1d conv2d conv3d conv2d_transpose "
+    "separable_conv2d fully_connected embed_sequence dynamic_rnn static_rnn bidirectional_dynamic_rnn".split()
+)
+
+
+def _graph_seed_uses(tree):
+    """``(name, node)`` of each call that sets a graph-level seed: ``set_random_seed``, ``tf_random_seed=``."""
+    uses = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            name = dotted_name(node.func) or ""
+            if name.split(".")[-1] == "set_random_seed":
+                uses.append((name, node))
+            elif any(k.arg == "tf_random_seed" for k in node.keywords):
+                uses.append(("%s(tf_random_seed=...)" % (name.split(".")[-1] or "..."), node))
+    return sorted(uses, key=lambda use: getattr(use[1], "lineno", 0))
+
+
+def _draws_seed(name):
+    """Whether a call of ``name`` may draw an op seed (a random op, an initializer, a layer or cell)."""
+    tail = name.split(".")[-1]
+    initializer = tail.endswith("_initializer") and not tail.endswith(("variables_initializer", "tables_initializer"))
+    return tail in _SEED_DRAWERS or initializer
+
+
+def _call_name(node):
+    """``"a.b.c"`` for a call of ``a.b.c``, ``"c"`` for ``x().c(...)``, else ``""``."""
+    name = dotted_name(node.func)
+    if name is None and isinstance(node.func, ast.Attribute):
+        name = node.func.attr
+    return name or ""
+
+
+def _seed_unmatched(node):
+    """Why op seeds drawn after the call ``node`` differ from TF 1.15's, or None."""
+    full = _call_name(node)
+    name = full.split(".")[-1]
+    for key, why in _SEED_UNMATCHED.items():
+        if full == key or full.endswith("." + key):
+            return why
+    for keyword in node.keywords:
+        value = keyword.value
+        literal_one = isinstance(value, ast.Constant) and value.value == 1
+        if keyword.arg in _DILATION_KEYWORDS and "conv" in name.lower() and not literal_one:
+            return "a dilated convolution builds other ops on TensorFlow 2"
+    return None
+
+
+def _tf1_seeds_line(tree, scan, log):
+    """``tf1clip.use_tf1_random_seeds()`` where the file sets a graph-level seed, with a WARNING at each call
+    after which TensorFlow 2's op count (and so the op seeds of later random ops) differs from TF 1.15's."""
+    uses = _graph_seed_uses(tree)
+    if not uses or any(u.endswith("use_tf1_random_seeds") for u in scan.tf1clip_uses):
+        return []
+    scan.tf1clip_uses.append("tf1clip.use_tf1_random_seeds")
+    _log_at(
+        log,
+        INFO,
+        uses[0][1],
+        "%s sets a graph-level seed: added 'tf1clip.use_tf1_random_seeds()', which gives random ops without "
+        "an op-level seed TF 1.15's op seeds (and so TF 1.15's initial values and dropout masks)." % uses[0][0],
+    )
+    calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call)]
+    names = [(_call_name(c), getattr(c, "lineno", 0)) for c in calls]
+    drawn = [line for name, line in names if _draws_seed(name)]
+    for node in calls:
+        why = _seed_unmatched(node)
+        if why and any(line > getattr(node, "lineno", 0) for line in drawn):
+            _log_at(
+                log,
+                WARNING,
+                node,
+                "%s: random ops and initializers built after this call (later lines) without an op-level seed "
+                "may draw other numbers than on TF 1.15; give them a seed= to fix their numbers "
+                "(docs/oracle.rst, 'Seeds')." % why,
+            )
+    return ["tf1clip.use_tf1_random_seeds()  # tf1clip-upgrade: TF 1.15's op seeds for the graph-level seed"]
+
+
 def _estimator_error(uses, log):
     """One ERROR for the file's unconverted tf.estimator uses, at the first, naming each with its line."""
     where = {}
@@ -369,8 +463,9 @@ def finish(text, tree, target="modern", input_names_tf=True):
     if keras_lines:
         inserts.append((first.end_lineno, True, keras_lines) if after_os else (_first_line(first), False, keras_lines))
     tf_lines = [] if input_names_tf else _tf_import_line(tree, log)
+    seed_lines = _tf1_seeds_line(tree, scan, log)
     tf_lines += _tf1clip_import_line(tree, scan, input_tf_stmt or tree, log)
-    tf_lines += _graph_mode_line(scan, tf_alias, input_tf_stmt, log)
+    tf_lines += _graph_mode_line(scan, tf_alias, input_tf_stmt, log) + seed_lines
     if tf_lines:
         inserts.append(
             (tf_stmt.end_lineno, True, tf_lines) if tf_stmt is not None else (_first_line(first), False, tf_lines)
