@@ -1,6 +1,7 @@
 """Shared test helpers."""
 
 import ast
+import importlib.util
 import os
 import subprocess
 import sys
@@ -12,6 +13,21 @@ import pytest
 import tensorflow as tf
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def load_cases(directory, name="cases"):
+    """``directory/name.py``, imported under a module name of its own (``<directory's name>_<name>``).
+
+    Several test modules keep a ``cases.py`` beside their TF 1.15 refs (the refs scripts import it as ``cases``); in
+    one pytest process a plain ``import cases`` would give every one of them the first module imported.
+    """
+    unique = "%s_%s" % (os.path.basename(os.path.normpath(directory)), name)
+    if unique not in sys.modules:
+        spec = importlib.util.spec_from_file_location(unique, os.path.join(directory, name + ".py"))
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[unique] = module
+        spec.loader.exec_module(module)
+    return sys.modules[unique]
 
 
 def run_python(code, timeout=240):

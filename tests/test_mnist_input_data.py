@@ -7,7 +7,6 @@ same calls on the same files.
 
 import json
 import os
-import sys
 import urllib.error
 
 import numpy as np
@@ -15,13 +14,10 @@ import pytest
 import tensorflow as tf
 
 from tf1clip.examples.tutorials.mnist import input_data
+from helpers import load_cases
 
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "tf115_mnist")
-sys.path.insert(0, HERE)
-
-import cases  # noqa: E402
-
-sys.path.remove(HERE)
+cases = load_cases(HERE)
 
 
 def test_batches_shuffles_and_errors_are_tf115s(tmp_path):

@@ -17,13 +17,12 @@ import subprocess
 import sys
 
 import pytest
+from helpers import load_cases
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 DATA = os.path.join(HERE, "data", "tf115_rnn_drift")
-sys.path.insert(0, DATA)
-
-import cases  # noqa: E402
+cases = load_cases(DATA)
 
 with open(os.path.join(DATA, "refs.json")) as _f:
     REFS = json.load(_f)

@@ -6,7 +6,6 @@ values (refs.json, written by make_refs.py on TF 1.15.5).
 
 import json
 import os
-import sys
 
 import numpy as np
 import pytest
@@ -16,12 +15,11 @@ import tf1clip
 from tf1clip import seeds
 
 from helpers import run_python
+from helpers import load_cases
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "data", "tf115_seeds")
-sys.path.insert(0, DATA)
-
-import cases  # noqa: E402
+cases = load_cases(DATA)
 
 with open(os.path.join(DATA, "refs.json")) as _f:
     REFS = json.load(_f)["cases"]
