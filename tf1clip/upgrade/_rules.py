@@ -49,6 +49,16 @@ def _v1_variable(parent, node, full_name, name, logs):
     return node
 
 
+def _decay_var_list_warning(parent, node, full_name, name, logs):
+    """Reports ``minimize(..., decay_var_list=...)``: TF 1.15 decayed every variable (docs/contrib_opt.rst)."""
+    keywords = {k.arg for k in node.keywords}
+    if ("decay_var_list" in keywords or len(node.args) > T.DECAY_VAR_LIST_POSITION) and (
+        "decay_listed_only" not in keywords
+    ):
+        logs.append((T.WARNING, node.lineno, node.col_offset, T.DECAY_VAR_LIST_WARNING))
+    return node
+
+
 def _keep_numeric_v1(spec):
     """Makes ``spec`` convert T.NUMERIC_V1 and called tf.Variable to their tf.compat.v1 forms."""
     for rules in _CALL_RULES + ("function_reorders",):
@@ -61,6 +71,7 @@ def _keep_numeric_v1(spec):
     for old in T.NUMERIC_V1:
         spec.symbol_renames[old] = "tf.compat.v1." + old[len("tf.") :]
     spec.function_transformers[T.V1_VARIABLE] = _v1_variable
+    spec.function_transformers["*.minimize"] = _decay_var_list_warning
 
 
 def _without_guessed_aliases(rules):

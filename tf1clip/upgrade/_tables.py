@@ -433,3 +433,11 @@ V1_VARIABLE_WHY = (
     "TF 1.15's variable kind (a reference variable under disable_v2_behavior(): a value fetched with the "
     "op that assigns it reads the assignment, as on TF 1.15)."
 )
+
+# AdamW/MomentumW ``minimize(loss, ..., decay_var_list)``: TF 1.15's apply_gradients reset the list.
+DECAY_VAR_LIST_POSITION = 8
+DECAY_VAR_LIST_WARNING = (
+    "minimize(..., decay_var_list=...) of tf.contrib.opt's AdamW/MomentumW decayed every variable on TF 1.15 "
+    "(its apply_gradients reset the list); tf1clip.contrib.opt does the same. To decay only the listed "
+    "variables, add decay_listed_only=True (numbers then differ from TF 1.15's)."
+)

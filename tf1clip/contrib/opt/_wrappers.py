@@ -16,6 +16,7 @@ from tf1clip.contrib.opt import _common
 __all__ = ["MultitaskOptimizerWrapper", "VariableClippingOptimizer", "DropStaleGradientOptimizer"]
 
 _V1Optimizer = tf.compat.v1.train.Optimizer
+_MINIMIZE_ARGS = {"gate_gradients", "aggregation_method", "colocate_gradients_with_ops", "name", "grad_loss"}
 
 
 def check_optimizer(opt, arg="opt"):
@@ -98,6 +99,15 @@ class MultitaskOptimizerWrapper(_delegate.DelegatingOptimizer):
     def variables(self):
         """The wrapped optimizer's variables."""
         return self._optimizer.variables()
+
+    def minimize(self, loss, global_step=None, var_list=None, **kwargs):
+        """``Optimizer.minimize``; with keywords of ``opt``'s own ``minimize`` (AdamW's ``decay_var_list``),
+        ``opt.minimize`` skipping each all-zero gradient, as TF 1.15's wrapper forwarded it."""
+        if not set(kwargs) - _MINIMIZE_ARGS:
+            return super().minimize(loss, global_step=global_step, var_list=var_list, **kwargs)
+        variables = var_list if var_list is not None else tf.compat.v1.trainable_variables()
+        with self._filtering(), _common.control_flow_for(variables):
+            return self._optimizer.minimize(loss, global_step=global_step, var_list=var_list, **kwargs)
 
     def apply_gradients(self, grads_and_vars, global_step=None, name=None, **kwargs):
         """``opt.apply_gradients``, skipping the update of each all-zero gradient."""
@@ -201,6 +211,15 @@ class VariableClippingOptimizer(_delegate.DelegatingOptimizer):
         """The wrapped optimizer's variables."""
         return self._optimizer.variables()
 
+    def minimize(self, loss, global_step=None, var_list=None, **kwargs):
+        """``Optimizer.minimize``; with keywords of ``opt``'s own ``minimize`` (AdamW's ``decay_var_list``),
+        ``opt.minimize`` skipping each all-zero gradient, as TF 1.15's wrapper forwarded it."""
+        if not set(kwargs) - _MINIMIZE_ARGS:
+            return super().minimize(loss, global_step=global_step, var_list=var_list, **kwargs)
+        variables = var_list if var_list is not None else tf.compat.v1.trainable_variables()
+        with self._filtering(), _common.control_flow_for(variables):
+            return self._optimizer.minimize(loss, global_step=global_step, var_list=var_list, **kwargs)
+
     def apply_gradients(self, grads_and_vars, global_step=None, name=None):
         """``opt.apply_gradients``, then each listed variable with a gradient clipped to ``max_norm``."""
         grads_and_vars = list(grads_and_vars)
@@ -286,6 +305,15 @@ class DropStaleGradientOptimizer(_delegate.DelegatingOptimizer):
     def variables(self):
         """The wrapped optimizer's variables."""
         return self._optimizer.variables()
+
+    def minimize(self, loss, global_step=None, var_list=None, **kwargs):
+        """``Optimizer.minimize``; with keywords of ``opt``'s own ``minimize`` (AdamW's ``decay_var_list``),
+        ``opt.minimize`` skipping each all-zero gradient, as TF 1.15's wrapper forwarded it."""
+        if not set(kwargs) - _MINIMIZE_ARGS:
+            return super().minimize(loss, global_step=global_step, var_list=var_list, **kwargs)
+        variables = var_list if var_list is not None else tf.compat.v1.trainable_variables()
+        with self._filtering(), _common.control_flow_for(variables):
+            return self._optimizer.minimize(loss, global_step=global_step, var_list=var_list, **kwargs)
 
     def compute_gradients(self, loss, *args, **kwargs):
         """Records the global step (the staleness reference), then ``opt.compute_gradients(loss, ...)``."""
