@@ -79,3 +79,31 @@ def test_every_rule_has_a_section_in_the_oracle_program():
         text = f.read()
     for name in list(_tables.NUMERIC_V1) + [_tables.V1_VARIABLE, "tf.multinomial", "softmax_cross_entropy_with_logits"]:
         assert name + "(" in text, name
+
+
+# The report: no warning that the converted file makes moot.
+
+SAVER = """\
+import tensorflow as tf
+{mode}w = tf.get_variable("w", [2])
+saver = tf.train.Saver()
+with tf.Session() as sess:
+    saver.save(sess, "model")
+"""
+
+
+def warnings_of(text):
+    return [(e.line, e.message) for e in tf1clip.upgrade.upgrade_source(text).log if e.severity == "WARNING"]
+
+
+def test_no_resource_variable_or_keras_save_warning_for_a_tf1_graph_file():
+    assert warnings_of(SAVER.format(mode="")) == []
+
+
+def test_the_warnings_stay_where_they_apply():
+    # The file chose graph mode with resource variables: tf.get_variable makes resource variables.
+    eager_off = warnings_of(SAVER.format(mode="tf.compat.v1.disable_eager_execution()\n"))
+    assert [line for line, m in eager_off if "returns ResourceVariables" in m] == [3]
+    # A file that uses Keras may save a Keras model.
+    keras = warnings_of(SAVER.format(mode="model = tf.keras.Sequential()\n") + "model.save('m')\n")
+    assert [line for line, m in keras if "Keras model.save" in m] == [6, 7]
