@@ -6,6 +6,7 @@ builds the same models with tf1clip.contrib, restores those checkpoints by varia
 values; every case must have exactly TF 1.15's variables and match its outputs and gradients to rtol 1e-5.
 """
 
+import ast
 import json
 import os
 import subprocess
@@ -38,7 +39,7 @@ def actual(tmp_path_factory):
         env=env,
         capture_output=True,
         text=True,
-        timeout=600,
+        timeout=900,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     with open(out) as f:
@@ -48,6 +49,11 @@ def actual(tmp_path_factory):
 def test_refs_cover_every_case():
     assert REFS["tensorflow"].startswith("1.15")
     assert sorted(REFS["cases"]) == sorted(cases.CASES)
+
+
+def test_every_public_name_of_tf115_contrib_rnn_is_provided(actual):
+    assert "NASCell" in REFS["names"] and len(REFS["names"]) == 50
+    assert sorted(set(REFS["names"]) - set(ast.literal_eval(actual["checks"]["names"]))) == []
 
 
 @pytest.mark.parametrize("name", cases.CASES)
@@ -70,14 +76,22 @@ CHECKS = {
     "output_size": r"ValueError: Parameter output_size must be > 0: 0",
     "no_fw_cells": r"ValueError: Must specify at least one fw cell for BidirectionalRNN",
     "depths": r"ValueError: Forward and Backward cells must have the same depth",
-    "cudnn_lstm": r"NotImplementedError: tf.contrib.cudnn_rnn.CudnnLSTM keeps its weights in one opaque cuDNN .*"
-    r"tf1clip.contrib.cudnn_rnn.CudnnCompatibleLSTMCell cells, one per layer in a .*MultiRNNCell.*tf.keras.layers.LSTM",
-    "cudnn_gru": r"NotImplementedError: tf.contrib.cudnn_rnn.CudnnGRU .*CudnnCompatibleGRUCell.*tf.keras.layers.GRU",
+    # The cuDNN layers are re-created (tests/test_contrib_cudnn_rnn.py tests them).
+    "cudnn_lstm": r"\(4, 'lstm'\)$",
+    "cudnn_gru": r"'unidirectional'$",
     "loss_lengths": r"ValueError: Lengths of logits, weights, and targets must be the same 1, 1, 2",
     "buckets": r"ValueError: Length of encoder_inputs \(1\) must be at least that of last bucket \(2\)",
     "no_decoder_inputs": r"ValueError: Must provide at least 1 input to attention decoder",
     "core_alias": r"True",
-    "not_recreated": r"AttributeError: module 'tf1clip.contrib.rnn' has no attribute 'NASCell'",
+    "glstm_groups": r"ValueError: num_units must be divisible by number_of_groups$",
+    "grid_blocks": r"ValueError: Must specify num_frequency_blocks$",
+    "conv_shape": r"ValueError: Invalid input_shape \[3, 2\] for conv_ndims=2\.$",
+    "fused_dtype": r"ValueError: .*Either initial_state or dtype needs to be specified\n?$",
+    "fused_rank": r"ValueError: Input 0 of layer \"?lstm_fused_cell(_\d+)?\"? is incompatible with the layer: expected ndim=3",
+    "adaptor_cell": r"TypeError: cell: expected an RNN cell, got 'nope'",
+    "sru_rank": r"ValueError: Input 0 of layer \"?sru_cell(_\d+)?\"? is incompatible with the layer: expected ndim=2, found ndim=3",
+    "batch_size": r"\(5, 'int32', \[5, 3, 2\], \[4, None, 2, 1\], \[3\]\)$",
+    "batch_rank": r"ValueError: Expected input tensor .* to have rank at least 2$",
     "all_resolve": r"\[\]$",  # every name in the three modules' __all__ resolves
 }
 

@@ -63,8 +63,6 @@ CONTRIB_ESTIMATOR_WITHOUT_DROP_IN = {"replicate_model_fn", "TowerOptimizer"}
 EXPECTED_ERRORS = {
     "delta_solver.py": {"contrib.quantize": {"create_training_graph"}},
     "explaining_risk_rnn.py": {"contrib.learn": {"rnn_common"}},
-    # CudnnLSTM's opaque cuDNN buffer is not re-created (the ERROR names CudnnCompatibleLSTMCell and Keras).
-    "magenta_events_rnn_graph.py": {"contrib.cudnn_rnn": {"CudnnLSTM"}},
     # contrib.seq2seq lives on only in tensorflow-addons (end of life).
     "ptb_word_lm.py": {"contrib.seq2seq": {"sequence_loss"}},
     "mnist_replicate_model_fn.py": {"contrib.estimator": CONTRIB_ESTIMATOR_WITHOUT_DROP_IN},
@@ -73,7 +71,6 @@ EXPECTED_ERRORS = {
 }
 # A successor each such ERROR must name, where one exists.
 SUCCESSORS = {
-    "contrib.cudnn_rnn": "tf.keras.layers.LSTM",
     "contrib.quantize": "tensorflow-model-optimization",
     "contrib.rnn": "tf.compat.v1.nn.rnn_cell",
     "contrib.seq2seq": "tfa.seq2seq",

@@ -214,6 +214,127 @@ def seq2seq_buckets(tf, M):
             "per_ex": per_ex, "loss_sum": loss_sum, "o2m_a": tf.stack(one2many["a"]), "o2m_b_st": states["b"]}, feed
 
 
+def nas(tf, M):
+    v1 = tf.compat.v1
+    x, xv = _seq(tf, "x")
+    out, st = _dyn(tf, M.rnn.NASCell(3), x, "a", sequence_length=[3, 2])
+    cell = v1.nn.rnn_cell.MultiRNNCell([M.rnn.NASCell(3, num_proj=2, use_bias=True), M.rnn.NASCell(2)])
+    out2, st2 = _dyn(tf, cell, x, "b")
+    return {"out": out, "c": st.c, "h": st.h, "out2": out2, "c2": st2[0].c, "h2": st2[1].h}, {x: xv}
+
+
+def lstm_block_fused(tf, M):
+    v1 = tf.compat.v1
+    x, xv = _inputs(tf, "x", [T, B, D])  # time major
+    out, st = M.rnn.LSTMBlockFusedCell(3)(x, dtype=tf.float32, sequence_length=[3, 1])
+    cell = M.rnn.LSTMBlockFusedCell(2, forget_bias=0.5, cell_clip=0.2, use_peephole=True, name="peep")
+    init = (tf.fill([B, 2], 0.1), tf.fill([B, 2], -0.2))
+    out2, st2 = cell(x, initial_state=init)
+    rev = M.rnn.TimeReversedFusedRNN(M.rnn.LSTMBlockFusedCell(2, name="rev"))
+    out3, st3 = rev(x, dtype=tf.float32, sequence_length=[2, 3])
+    dyn = M.rnn.FusedRNNCellAdaptor(v1.nn.rnn_cell.GRUCell(2), use_dynamic_rnn=True)
+    out4, st4 = dyn(x, dtype=tf.float32, scope="dyn")
+    static = M.rnn.TimeReversedFusedRNN(M.rnn.FusedRNNCellAdaptor(v1.nn.rnn_cell.BasicRNNCell(2)))
+    out5, st5 = static(tf.unstack(x), dtype=tf.float32, scope="static")
+    outs = {"out": out, "c": st.c, "h": st.h, "out2": out2, "c2": st2.c, "out3": out3, "h3": st3.h,
+            "out4": out4, "st4": st4, "out5": tf.stack(out5), "st5": st5}
+    return outs, {x: xv}
+
+
+def cifg(tf, M):
+    x, xv = _seq(tf, "x")
+    cell = M.rnn.CoupledInputForgetGateLSTMCell(3, use_peepholes=True, num_proj=2, proj_clip=0.3, num_unit_shards=2,
+                                                num_proj_shards=2, forget_bias=0.5)
+    out, st = _dyn(tf, cell, x, "a")
+    cell2 = M.rnn.CoupledInputForgetGateLSTMCell(3, state_is_tuple=False, layer_norm=True, norm_gain=0.8,
+                                                 norm_shift=0.1)
+    out2, st2 = _dyn(tf, cell2, x, "b")
+    return {"out": out, "c": st.c, "h": st.h, "out2": out2, "st2": st2}, {x: xv}
+
+
+def ugrnn_glstm(tf, M):
+    x, xv = _seq(tf, "x")
+    out, st = _dyn(tf, M.rnn.UGRNNCell(3, forget_bias=0.5), x, "a")
+    out2, st2 = _dyn(tf, M.rnn.GLSTMCell(4, num_proj=2, number_of_groups=2), x, "b")
+    out3, st3 = _dyn(tf, M.rnn.GLSTMCell(2, forget_bias=0.0, activation=tf.nn.relu), x, "c")
+    return {"out": out, "st": st, "out2": out2, "c2": st2.c, "out3": out3, "c3": st3.c}, {x: xv}
+
+
+def sru_ind(tf, M):
+    x, xv = _seq(tf, "x")
+    out, st = _dyn(tf, M.rnn.SRUCell(3), x, "a")
+    out2, st2 = _dyn(tf, M.rnn.IndRNNCell(3, activation=tf.nn.relu), x, "b")
+    out3, st3 = _dyn(tf, M.rnn.IndyGRUCell(3), x, "c")
+    out4, st4 = _dyn(tf, M.rnn.IndyLSTMCell(3, forget_bias=0.5), x, "d", sequence_length=[2, 3])
+    return {"out": out, "st": st, "out2": out2, "st2": st2, "out3": out3, "st3": st3, "out4": out4, "c4": st4.c}, {
+        x: xv
+    }
+
+
+def phased_lstm(tf, M):
+    x, xv = _seq(tf, "x")
+    times = np.array([[[1.0], [2.5], [4.0]], [[0.5], [7.0], [30.0]]], np.float32)
+    t = tf.compat.v1.placeholder(tf.float32, [B, T, 1], name="t")
+    cell = M.rnn.PhasedLSTMCell(3, period_init_min=1.0, period_init_max=8.0, ratio_on=0.3)
+    out, st = _dyn(tf, cell, (t, x), "a")
+    out2, st2 = _dyn(tf, M.rnn.PhasedLSTMCell(2, use_peepholes=True, leak=0.1, trainable_ratio_on=False), (t, x), "b")
+    return {"out": out, "c": st.c, "out2": out2, "h2": st2.h}, {x: xv, t: times}
+
+
+def time_freq_lstm(tf, M):
+    v1 = tf.compat.v1
+    x, xv = _seq(tf, "x")
+    cell = M.rnn.TimeFreqLSTMCell(2, use_peepholes=True, cell_clip=0.4, feature_size=2, frequency_skip=2)
+    init = tf.fill([B, 8], 0.1)  # two windows of [c, m]: TF 1.15's state_size (4) counts one window
+    out, st = v1.nn.static_rnn(cell, tf.unstack(x, axis=1), initial_state=init, scope="a")
+    cell2 = M.rnn.TimeFreqLSTMCell(3, feature_size=4, forget_bias=0.0, num_unit_shards=2)
+    out2, st2 = _dyn(tf, cell2, x, "b")
+    return {"out": tf.stack(out), "st": st, "out2": out2, "st2": st2}, {x: xv}
+
+
+def grid_lstm(tf, M):
+    x, xv = _seq(tf, "x")
+    cell = M.rnn.GridLSTMCell(2, use_peepholes=True, feature_size=2, frequency_skip=2, num_frequency_blocks=[2],
+                              cell_clip=0.5)
+    out, st = _dyn(tf, cell, x, "a")
+    cell2 = M.rnn.GridLSTMCell(2, use_peepholes=True, share_time_frequency_weights=True, couple_input_forget_gates=True,
+                               feature_size=2, frequency_skip=1, num_frequency_blocks=[1, 2],
+                               start_freqindex_list=[0, 1], end_freqindex_list=[2, 4], state_is_tuple=False)
+    out2, st2 = _dyn(tf, cell2, x, "b")
+    cell3 = M.rnn.BidirectionalGridLSTMCell(2, use_peepholes=True, feature_size=2, frequency_skip=2,
+                                            num_frequency_blocks=[2], backward_slice_offset=1)
+    out3, st3 = _dyn(tf, cell3, x, "c")
+    return {"out": out, "st_c": st[2], "out2": out2, "st2": st2, "out3": out3, "bwd_m": st3.bwd_state_f01_b00_m}, {
+        x: xv
+    }
+
+
+def conv_lstm(tf, M):
+    x, xv = _inputs(tf, "x", [B, T, 3, 3, 2])
+    cell = M.rnn.Conv2DLSTMCell(input_shape=[3, 3, 2], output_channels=2, kernel_shape=[2, 2])
+    out, st = _dyn(tf, cell, x, "a")
+    y, yv = _inputs(tf, "y", [B, T, 4, 1])
+    cell2 = M.rnn.Conv1DLSTMCell(input_shape=[4, 1], output_channels=2, kernel_shape=[3], forget_bias=0.0,
+                                 use_bias=False)
+    out2, st2 = _dyn(tf, cell2, y, "b")
+    # skip_connection: the output (and so the next hidden state) gains the input's channels: one step only.
+    skip = M.rnn.Conv1DLSTMCell(input_shape=[4, 1], output_channels=2, kernel_shape=[2], skip_connection=True)
+    out4, _ = tf.compat.v1.nn.static_rnn(skip, [y[:, 0]], dtype=tf.float32, scope="d")
+    z, zv = _inputs(tf, "z", [B, 2, 2, 2, 2, 1])
+    cell3 = M.rnn.ConvLSTMCell(3, [2, 2, 2, 1], 1, [2, 2, 2])
+    out3, st3 = _dyn(tf, cell3, z, "c")
+    outs = {"out": out, "c": st.c, "out2": out2, "c2": st2.c, "out3": out3, "c3": st3.c, "out4": out4[0]}
+    return outs, {x: xv, y: yv, z: zv}
+
+
+def compiled(tf, M):
+    v1 = tf.compat.v1
+    x, xv = _seq(tf, "x")
+    out, st = _dyn(tf, M.rnn.CompiledWrapper(v1.nn.rnn_cell.LSTMCell(3)), x, "a")
+    out2, st2 = _dyn(tf, M.rnn.CompiledWrapper(v1.nn.rnn_cell.GRUCell(2), compile_stateful=True), x, "b")
+    return {"out": out, "c": st.c, "out2": out2, "st2": st2}, {x: xv}
+
+
 CASES = [
     "lstm_block",
     "gru_block",
@@ -228,6 +349,16 @@ CASES = [
     "seq2seq_embedding",
     "seq2seq_attention",
     "seq2seq_buckets",
+    "nas",
+    "lstm_block_fused",
+    "cifg",
+    "ugrnn_glstm",
+    "sru_ind",
+    "phased_lstm",
+    "time_freq_lstm",
+    "grid_lstm",
+    "conv_lstm",
+    "compiled",
 ]
 
 

@@ -1,11 +1,19 @@
-"""``tf.contrib.rnn``: the cells and functions TF 2 dropped, re-created; the rest is ``tf.compat.v1.nn``'s.
+"""``tf.contrib.rnn``: every name TF 1.15 exported; those TF 2 dropped are re-created, the rest are
+``tf.compat.v1.nn``'s.
 
 Re-created with TF 1.15's equations, defaults and variable names (TF 1.15 checkpoints restore; docs/rnn.rst):
 
 * ``core_rnn_cell``: ``EmbeddingWrapper``, ``InputProjectionWrapper``, ``OutputProjectionWrapper``
-* ``rnn_cell``: ``AttentionCellWrapper``, ``HighwayWrapper``, ``IntersectionRNNCell``, ``LayerNormBasicLSTMCell``
-* ``lstm_ops``: ``LSTMBlockCell``; ``gru_ops``: ``GRUBlockCell``, ``GRUBlockCellV2``
-* ``rnn``: ``stack_bidirectional_rnn``, ``stack_bidirectional_dynamic_rnn``
+* ``rnn_cell``: ``AttentionCellWrapper``, ``HighwayWrapper``, ``IntersectionRNNCell``, ``LayerNormBasicLSTMCell``,
+  ``NASCell``, ``CoupledInputForgetGateLSTMCell``, ``UGRNNCell``, ``GLSTMCell``, ``SRUCell``, ``IndRNNCell``,
+  ``IndyGRUCell``, ``IndyLSTMCell``, ``PhasedLSTMCell``, ``TimeFreqLSTMCell``, ``GridLSTMCell``,
+  ``BidirectionalGridLSTMCell``, ``ConvLSTMCell``, ``Conv1DLSTMCell``, ``Conv2DLSTMCell``, ``Conv3DLSTMCell``,
+  ``CompiledWrapper``
+* ``lstm_ops``: ``LSTMBlockCell``, ``LSTMBlockWrapper``, ``LSTMBlockFusedCell``; ``gru_ops``: ``GRUBlockCell``,
+  ``GRUBlockCellV2``
+* ``fused_rnn_cell``: ``FusedRNNCell``, ``FusedRNNCellAdaptor``, ``TimeReversedFusedRNN``
+* ``rnn``: ``stack_bidirectional_rnn``, ``stack_bidirectional_dynamic_rnn``, ``best_effort_input_batch_size``,
+  ``transpose_batch_time``
 * ``LayerRNNCell`` (an ``RNNCell`` whose variables come from ``build``)
 
 Also here, as in contrib: ``tf.compat.v1.nn.rnn_cell``'s ``RNNCell``, ``BasicRNNCell``, ``BasicLSTMCell``,

@@ -1,6 +1,8 @@
 """``tf.contrib.rnn.stack_bidirectional_rnn`` and ``stack_bidirectional_dynamic_rnn`` (TF 1.15's, on TF 2's
 ``tf.compat.v1.nn.static_bidirectional_rnn`` and ``bidirectional_dynamic_rnn``), and the contrib aliases of
-``tf.compat.v1.nn.static_rnn``, ``static_bidirectional_rnn`` and ``static_state_saving_rnn``.
+``tf.compat.v1.nn.static_rnn``, ``static_bidirectional_rnn`` and ``static_state_saving_rnn``; and
+``best_effort_input_batch_size`` and ``transpose_batch_time``, which ``tf.contrib.rnn`` exported from TF 1.15's
+``tensorflow/python/ops/rnn.py``.
 
 Variables: ``stack_bidirectional_rnn/cell_<i>/bidirectional_rnn/{fw,bw}/<cell scope>/...`` (or ``scope`` in
 place of ``stack_bidirectional_rnn``).
@@ -9,17 +11,47 @@ place of ``stack_bidirectional_rnn``).
 from tf1clip._tf import tf
 
 __all__ = [
+    "best_effort_input_batch_size",
     "stack_bidirectional_dynamic_rnn",
     "stack_bidirectional_rnn",
     "static_bidirectional_rnn",
     "static_rnn",
     "static_state_saving_rnn",
+    "transpose_batch_time",
 ]
 
 v1 = tf.compat.v1
 static_rnn = v1.nn.static_rnn
 static_bidirectional_rnn = v1.nn.static_bidirectional_rnn
 static_state_saving_rnn = v1.nn.static_state_saving_rnn
+
+
+def best_effort_input_batch_size(flat_input):
+    """The batch size (axis 1) of time-major tensors: the first one known statically, else ``tf.shape(...)[1]``.
+
+    Raises:
+      ValueError: for an input of known rank below 2.
+    """
+    for input_ in flat_input:
+        shape = input_.shape
+        if shape.rank is None:
+            continue
+        if shape.rank < 2:
+            raise ValueError("Expected input tensor %s to have rank at least 2" % input_)
+        batch_size = tf.compat.dimension_value(shape[1])
+        if batch_size is not None:
+            return batch_size
+    return tf.shape(flat_input[0])[1]
+
+
+def transpose_batch_time(x):
+    """``x`` with its first two axes swapped (unchanged below rank 2), keeping what is known of its shape."""
+    x_static_shape = x.get_shape()
+    if x_static_shape.rank is not None and x_static_shape.rank < 2:
+        return x
+    x_t = tf.transpose(x, tf.concat(([1, 0], tf.range(2, tf.rank(x))), axis=0))
+    x_t.set_shape(tf.TensorShape([x_static_shape[1], x_static_shape[0]]).concatenate(x_static_shape[2:]))
+    return x_t
 
 
 def _check_stack(cells_fw, cells_bw, initial_states_fw, initial_states_bw):
