@@ -96,6 +96,17 @@ def _accepts_skip_aggregation(optimizer):
     return "skip_gradients_aggregation" in params
 
 
+def _takes_keyword(optimizer):
+    """Whether ``optimizer.apply_gradients`` takes ``skip_gradients_aggregation`` (named or as ``**kwargs``)."""
+    if _accepts_skip_aggregation(optimizer):
+        return True
+    try:
+        params = inspect.signature(optimizer.apply_gradients).parameters.values()
+    except (TypeError, ValueError):
+        return True
+    return any(p.kind == inspect.Parameter.VAR_KEYWORD for p in params)
+
+
 def _check_in_scope(variables, global_step):
     """Raises ValueError for a variable every replica would update (N times).
 
@@ -114,6 +125,20 @@ def _check_in_scope(variables, global_step):
             "create it inside `strategy.scope()` (e.g. "
             "tf.compat.v1.train.get_or_create_global_step())." % _validate.var_name(global_step)
         )
+
+
+def _summed_by_the_caller(optimizer, pairs, kwargs):
+    """``pairs`` an enclosing wrapper already summed (``skip_gradients_aggregation``), for ``optimizer``.
+
+    An optimizer whose ``apply_gradients`` cannot take that keyword sums over
+    the replicas itself: the keyword is dropped (from ``kwargs``) and it gets
+    replica 0's sum, the others nothing.
+    """
+    if not kwargs.get("skip_gradients_aggregation") or _takes_keyword(optimizer):
+        return pairs
+    del kwargs["skip_gradients_aggregation"]
+    ctx = replica_context()
+    return pairs if ctx is None else _first_replica_only(ctx, pairs)
 
 
 class Aggregation(object):
@@ -184,7 +209,7 @@ class Aggregation(object):
         """
         kwargs = dict(kwargs)
         if not self.sums_here:
-            return pairs, kwargs
+            return _summed_by_the_caller(optimizer, pairs, kwargs), kwargs
         in_function = getattr(tf.compat.v1.get_default_graph(), "building_function", False)
         if _accepts_skip_aggregation(optimizer) and not in_function:
             kwargs["skip_gradients_aggregation"] = True

@@ -1,19 +1,45 @@
-"""Slot and checkpoint delegation from a wrapper to the optimizer it wraps (private)."""
+"""Forwarding from a wrapper to the optimizer it wraps: gradients, slots, variables, checkpoints (private)."""
 
 from tf1clip import _tf
 from tf1clip._tf import tf
 
 
 class DelegatingOptimizer(tf.compat.v1.train.Optimizer):
-    """A v1 optimizer whose slots and checkpoint dependencies are ``self._optimizer``'s.
+    """A v1 optimizer whose gradients, slots, variables and checkpoint dependencies are ``self._optimizer``'s.
 
     Both ``tf.compat.v1.train.Saver`` names and ``tf.train.Checkpoint`` keys are
     those of the wrapped optimizer, so checkpoints move freely between wrapped
     and unwrapped code. A subclass adds its own trackable variables by
-    overriding ``_own_variables()`` (``{name: variable}``).
+    overriding ``_own_variables()`` (``{name: variable}``). Every public
+    attribute the wrapper does not define itself is the wrapped optimizer's,
+    so a wrapper is invisible to code that uses, e.g.,
+    ``MovingAverageOptimizer.swapping_saver`` or
+    ``SyncReplicasOptimizer.make_session_run_hook``.
     """
 
     _optimizer: tf.compat.v1.train.Optimizer
+
+    def __getattr__(self, name):
+        """A public attribute this wrapper lacks is the wrapped optimizer's (``swapping_saver``, ...).
+
+        Only reached for names the wrapper does not have; private names stay
+        private (Trackable probes its own ``_self_*`` state with ``hasattr``).
+        """
+        optimizer = self.__dict__.get("_optimizer")
+        if name.startswith("_") or optimizer is None:
+            raise AttributeError("%r object has no attribute %r" % (type(self).__name__, name))
+        return getattr(optimizer, name)
+
+    def compute_gradients(self, *args, **kwargs):
+        """The wrapped optimizer's ``compute_gradients``."""
+        return self._optimizer.compute_gradients(*args, **kwargs)
+
+    def variables(self):
+        """The wrapped optimizer's variables, then the wrapper's own (``_own_variables()``).
+
+        (contrib's ``clip_gradients_by_norm`` wrapper returned [].)
+        """
+        return self._optimizer.variables() + list(self._own_variables().values())
 
     def get_slot(self, *args, **kwargs):
         return self._optimizer.get_slot(*args, **kwargs)

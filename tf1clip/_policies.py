@@ -39,11 +39,12 @@ from tf1clip import _batching, _graphs, _pairs, _state, _validate
 from tf1clip import clipping
 from tf1clip._tf import tf
 
-Step = collections.namedtuple("Step", ["apply", "check", "finite", "updates", "counter"])
+Step = collections.namedtuple("Step", ["apply", "check", "finite", "updates", "counter", "advance"], defaults=[None])
 Step.__doc__ = """What a policy runs: ``apply()`` builds the wrapped optimizer's update;
 ``check`` is the policy's ``Check`` (or None) and ``finite`` its agreed result (a
 bool tensor, or None); ``updates`` the capper's state-update builders (built
-after the apply, only if it happened); ``counter()`` the skipped-steps variable."""
+after the apply, only if it happened); ``counter()`` the skipped-steps variable;
+``advance()`` (or None) builds what a skipped step still does to ``global_step``."""
 
 
 def _session_graph():
@@ -185,7 +186,12 @@ class NanPolicy(object):
         return Check(pairs, clipped, capper, with_output=False) if hand_on else None
 
     def run(self, step, hand_on=False):
-        return _build_updates(step.apply(), step.updates)
+        train_op = _build_updates(step.apply(), step.updates)
+        if not hand_on or step.advance is None:
+            return train_op
+        # A loss-scale optimizer skips a non-finite step without advancing global_step.
+        with tf.control_dependencies([train_op]):
+            return tf.group(train_op, _count_unless(step.finite, None, step.advance))
 
 
 class SkipPolicy(object):
@@ -203,7 +209,7 @@ class SkipPolicy(object):
             # The inner optimizer sees all-NaN gradients and skips on its own.
             train_op = _build_updates(step.apply(), step.updates)
             with tf.control_dependencies([train_op, _ensure_initialized(step.counter())]):
-                return tf.group(train_op, _count_unless(step.finite, step.counter()))
+                return tf.group(train_op, _count_unless(step.finite, step.counter(), step.advance))
         if _session_graph():
             return self._gated(step)
         return self._cond(step)
@@ -216,7 +222,7 @@ class SkipPolicy(object):
         with tf.control_dependencies([applied]):
             did_apply = _flag_after(_build_updates(step.apply(), step.updates), True)
         with tf.control_dependencies([skipped, ready]):
-            did_skip = _flag_after(_count(step.counter()), False)
+            did_skip = _flag_after(_count(step.counter(), step.advance), False)
         train_op = tf.group(_merge(did_apply, did_skip), ready)
         # The wrapped optimizer's op does not run on a skipped step: list ours instead.
         graph.get_collection_ref(tf.compat.v1.GraphKeys.TRAIN_OP)[:] = train_ops + [train_op]
@@ -235,23 +241,26 @@ class SkipPolicy(object):
                 return _flag_after(_build_updates(step.apply(), step.updates), True)
 
         def skipped():
-            return _flag_after(_count(step.counter()), False)
+            return _flag_after(_count(step.counter(), step.advance), False)
 
         return tf.group(tf.compat.v1.cond(step.finite, applied, skipped, name="apply_if_finite"))
 
 
-def _count_unless(finite, counter):
+def _count_unless(finite, counter, advance=None):
     """Counts a step that is not ``finite``; the count is built on that path only."""
     if not _session_graph():
-        return tf.compat.v1.cond(finite, lambda: tf.constant(False), lambda: _count(counter))
+        return tf.compat.v1.cond(finite, lambda: tf.constant(False), lambda: _count(counter, advance))
     skipped, applied = _switch(finite)
     with tf.control_dependencies([skipped]):
-        counted = _flag_after(_count(counter), False)
+        counted = _flag_after(_count(counter, advance), False)
     return _merge(applied, counted)
 
 
-def _count(counter):
-    return counter.assign_add(1, read_value=False)
+def _count(counter, advance=None):
+    """Counts a skipped step (``counter`` may be None); ``advance`` (or None) builds what it does to ``global_step``."""
+    ops = [] if counter is None else [counter.assign_add(1, read_value=False)]
+    ops += [] if advance is None else [advance()]
+    return ops[0] if len(ops) == 1 else tf.group(*ops)
 
 
 def _ensure_initialized(counter):

@@ -256,3 +256,26 @@ def check_patterns(patterns, arg):
                 "`%s[%d]` is not a valid regular expression (%s); received %r." % (arg, i, err, pattern)
             ) from None
     return compiled
+
+
+def check_optimizer(optimizer, arg="optimizer", example="tf.compat.v1.train.AdamOptimizer(0.001)"):
+    """``optimizer`` if it is a ``tf.compat.v1.train.Optimizer`` instance, else ``TypeError`` naming ``arg``.
+
+    The message gives ``example`` and, for a class or a Keras optimizer, what to pass instead.
+    """
+    v1_optimizer = tf.compat.v1.train.Optimizer
+    if isinstance(optimizer, v1_optimizer):
+        return optimizer
+    if isinstance(optimizer, type) and issubclass(optimizer, v1_optimizer):
+        hint = " Pass an instance, e.g. %s(learning_rate=0.001), not the class." % optimizer.__name__
+    elif hasattr(optimizer, "apply_gradients") and hasattr(optimizer, "build"):
+        hint = (
+            " This is a Keras optimizer; give it clipnorm= / global_clipnorm= / "
+            "clipvalue=, or use a tf.compat.v1.train optimizer here."
+        )
+    else:
+        hint = ""
+    raise TypeError(
+        "`%s` must be a tf.compat.v1.train.Optimizer instance (e.g. %s); received %s.%s"
+        % (arg, example, describe(optimizer), hint)
+    )

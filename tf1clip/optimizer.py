@@ -11,6 +11,8 @@ Besides running the capper, the wrapper decides three things contrib never did:
 """
 
 import collections
+import contextlib
+import threading
 import weakref
 from typing import Any, Callable, Optional, Union
 
@@ -24,7 +26,6 @@ __all__ = [
     "GradientNorms",
 ]
 
-_V1Optimizer = tf.compat.v1.train.Optimizer
 _LossScaleOptimizer = tf.compat.v1.train.experimental.MixedPrecisionLossScaleOptimizer
 
 _CLIP_STAGES = ("aggregated", "per_replica")
@@ -34,22 +35,7 @@ GradientNorms = collections.namedtuple("GradientNorms", ["before", "after"])
 GradientNorms.__doc__ = """The global norms of one step: ``before`` and ``after`` the capper (0-d tensors)."""
 
 
-def check_optimizer(optimizer, arg="optimizer"):
-    if isinstance(optimizer, _V1Optimizer):
-        return optimizer
-    if isinstance(optimizer, type) and issubclass(optimizer, _V1Optimizer):
-        hint = " Pass an instance, e.g. %s(learning_rate=0.001), not the class." % optimizer.__name__
-    elif hasattr(optimizer, "apply_gradients") and hasattr(optimizer, "build"):
-        hint = (
-            " This is a Keras optimizer; give it clipnorm= / global_clipnorm= / "
-            "clipvalue=, or use a tf.compat.v1.train optimizer here."
-        )
-    else:
-        hint = ""
-    raise TypeError(
-        "`%s` must be a tf.compat.v1.train.Optimizer instance (e.g. "
-        "tf.compat.v1.train.AdamOptimizer(0.001)); received %s.%s" % (arg, _validate.describe(optimizer), hint)
-    )
+check_optimizer = _validate.check_optimizer
 
 
 def _check_choice(value, choices, arg):
@@ -70,8 +56,8 @@ def _check_report_norms(value):
     raise error("`report_norms` must be False, True or 'summaries'; received %s." % _validate.describe(value))
 
 
-def _hands_on(optimizer):
-    """True if ``optimizer`` handles non-finite steps itself, so it must see them as NaN.
+def _handler(optimizer):
+    """The optimizer that handles non-finite steps for ``optimizer`` (which must then see them as NaN), or None.
 
     That is a dynamic ``MixedPrecisionLossScaleOptimizer`` or a tf1clip wrapper
     whose policy is not ``"nan"``, directly or under tf1clip ``"nan"`` wrappers.
@@ -80,25 +66,74 @@ def _hands_on(optimizer):
     while id(optimizer) not in seen:
         seen.add(id(optimizer))
         if isinstance(optimizer, _LossScaleOptimizer):
-            return bool(_tf.lso_is_dynamic(optimizer))
+            return optimizer if _tf.lso_is_dynamic(optimizer) else None
         if not isinstance(optimizer, TransformGradientsOptimizer):
-            return False
+            return None
         if optimizer.on_nonfinite != "nan":
-            return True
+            return optimizer
         optimizer = optimizer.optimizer
+    return None
+
+
+# The ops SyncReplicasOptimizer's gradient accumulators hand their aggregated gradients out of.
+_TAKE_GRADIENT_OPS = frozenset(
+    ["AccumulatorTakeGradient", "ResourceAccumulatorTakeGradient", "SparseAccumulatorTakeGradient"]
+)
+_SYNC_STEP = threading.local()
+
+
+def _sync_replicas_step(pairs):
+    """True when these gradients are a ``SyncReplicasOptimizer``'s aggregated ones.
+
+    They come straight out of its accumulators' take-gradient ops, or an
+    enclosing tf1clip wrapper's ``apply_gradients`` received such gradients.
+    """
+    if getattr(_SYNC_STEP, "depth", 0):
+        return True
+    for grad, _ in pairs:
+        tensor = grad.indices if isinstance(grad, tf.IndexedSlices) else grad
+        if getattr(getattr(tensor, "op", None), "type", None) in _TAKE_GRADIENT_OPS:
+            return True
     return False
+
+
+@contextlib.contextmanager
+def _sync_replicas_scope(active):
+    """Marks the wrapped optimizer's apply as part of a ``SyncReplicasOptimizer`` step when ``active``."""
+    _SYNC_STEP.depth = getattr(_SYNC_STEP, "depth", 0) + int(active)
+    try:
+        yield
+    finally:
+        _SYNC_STEP.depth -= int(active)
+
+
+def _step_advance(global_step, sync, handler):
+    """Builds the ``global_step`` increment of a skipped step, or None.
+
+    Only in a ``SyncReplicasOptimizer`` step, where the chief's accumulators
+    count every aggregated step and the replicas' tokens are the global step:
+    a skipped step that left it put would make every later gradient stale.
+    An inner tf1clip wrapper that skips the step advances it itself.
+    """
+    if not sync or global_step is None or isinstance(handler, TransformGradientsOptimizer):
+        return None
+    return lambda: global_step.assign_add(tf.ones([], global_step.dtype.base_dtype), read_value=False)
 
 
 def _check_nesting(optimizer, policy):
     inner = optimizer
     while isinstance(inner, TransformGradientsOptimizer):
         inner = inner.optimizer
-    if policy == "skip" and isinstance(inner, tf.compat.v1.train.SyncReplicasOptimizer):
+    if policy != "nan" and isinstance(inner, tf.compat.v1.train.SyncReplicasOptimizer):
+        reason = (
+            "a skipped step would leave its token queues unserved"
+            if policy == "skip"
+            else "the check would also gate the chief's queue runner, which cannot evaluate the replica's gradients"
+        )
         raise ValueError(
-            "on_nonfinite='skip' cannot wrap a SyncReplicasOptimizer: a skipped step would "
-            "leave its token queues unserved. Nest the other way: "
+            "on_nonfinite=%r cannot wrap a SyncReplicasOptimizer: %s. Nest the other way: "
             "tf.compat.v1.train.SyncReplicasOptimizer(tf1clip.clip_gradients_by_norm(opt, c, "
-            "on_nonfinite='skip'), ...)."
+            "on_nonfinite=%r), ...)." % (policy, reason, policy)
         )
 
 
@@ -111,7 +146,9 @@ class TransformGradientsOptimizer(_delegate.DelegatingOptimizer):
     ``compute_gradients``, slots, ``variables()`` and checkpointing (both
     ``tf.compat.v1.train.Saver`` names and ``tf.compat.v1.train.Checkpoint``
     keys are those of the unwrapped optimizer, so checkpoints move freely
-    between wrapped and unwrapped code). ``get_name()`` is the wrapper's own.
+    between wrapped and unwrapped code), and every public attribute the
+    wrapper does not define itself (``swapping_saver``,
+    ``make_session_run_hook``...). ``get_name()`` is the wrapper's own.
 
     Under a ``tf.distribute`` strategy (``call_for_each_replica``) with
     ``clip_stage="aggregated"``, the gradients are summed over the replicas
@@ -128,7 +165,8 @@ class TransformGradientsOptimizer(_delegate.DelegatingOptimizer):
       optimizer recognises as overflow). No extra op, no extra variable.
     * ``"skip"``: the wrapped optimizer's whole update is skipped: weights,
       slots, non-slot variables (Adam's ``beta1_power``...) and
-      ``global_step`` are left untouched, and the int64 variable
+      ``global_step`` are left untouched (inside a ``SyncReplicasOptimizer``
+      ``global_step`` still advances), and the int64 variable
       ``<name>_skipped_steps`` (``skipped_steps``, a local variable) is
       incremented; stateful cappers' state is left as well.
     * ``"raise"``: the step fails with ``tf.errors.InvalidArgumentError``
@@ -139,8 +177,10 @@ class TransformGradientsOptimizer(_delegate.DelegatingOptimizer):
     ``MixedPrecisionLossScaleOptimizer``, or a tf1clip wrapper whose policy is
     not ``"nan"``), a step whose input gradients are not finite is handed to
     it as all-NaN gradients whatever the capper made of them (with ``"skip"``
-    it is also counted here). ``"skip"`` around a ``SyncReplicasOptimizer`` is
-    refused (nest the other way).
+    it is also counted here). ``"skip"`` and ``"raise"`` around a
+    ``SyncReplicasOptimizer`` are refused (nest the other way). Inside one
+    (the gradients come from its accumulators), a skipped step still advances
+    ``global_step``, so that the replicas' tokens stay current.
 
     Build it with ``transform_gradients`` or ``clip_gradients_by_norm``.
     """
@@ -250,10 +290,6 @@ class TransformGradientsOptimizer(_delegate.DelegatingOptimizer):
             )
         return norms
 
-    def compute_gradients(self, *args, **kwargs):
-        """Forwards to the wrapped optimizer's ``compute_gradients``."""
-        return self._optimizer.compute_gradients(*args, **kwargs)
-
     @tf.autograph.experimental.do_not_convert
     def apply_gradients(self, grads_and_vars, global_step=None, name=None, **kwargs):
         """Transforms ``grads_and_vars`` with the capper, then applies them.
@@ -264,7 +300,9 @@ class TransformGradientsOptimizer(_delegate.DelegatingOptimizer):
         they are and the keyword is passed on.
         """
         pairs = _validate.check_pairs(grads_and_vars)
-        hand_on = _hands_on(self._optimizer)
+        handler = _handler(self._optimizer)
+        hand_on = handler is not None
+        sync = _sync_replicas_step(pairs)
         agg = _aggregate.Aggregation.for_step(self._clip_stage, self._policy, kwargs, hand_on)
         self._warn_per_replica(agg)
         pairs, clipped, finite, (check, updates) = agg.around_capper(
@@ -277,8 +315,10 @@ class TransformGradientsOptimizer(_delegate.DelegatingOptimizer):
         def apply():
             return self._optimizer.apply_gradients(clipped, global_step=global_step, name=name, **inner_kwargs)
 
-        step = _policies.Step(apply, check, finite, updates, lambda: self._skip_counter(pairs))
-        return self._policy.run(step, hand_on)
+        advance = _step_advance(global_step, sync, handler)
+        step = _policies.Step(apply, check, finite, updates, lambda: self._skip_counter(pairs), advance)
+        with _sync_replicas_scope(sync):
+            return self._policy.run(step, hand_on)
 
     def _cap(self, pairs, agg, hand_on):
         """Runs the capper; returns ``(clipped, finiteness verdict or None, (policy check, state updates))``."""
@@ -343,13 +383,6 @@ class TransformGradientsOptimizer(_delegate.DelegatingOptimizer):
         counter = self._skip_counters.get(_graphs.graph_key())
         return {} if counter is None else {self.skipped_steps_name: counter}
 
-    def variables(self):
-        """The wrapped optimizer's variables (contrib's wrapper returned []).
-
-        With ``on_nonfinite="skip"`` the skipped-steps counter is added.
-        """
-        return self._optimizer.variables() + list(self._own_variables().values())
-
 
 def transform_gradients(
     optimizer: Any,
@@ -400,8 +433,8 @@ def transform_gradients(
       TypeError: ``optimizer`` is not a v1 optimizer instance, or
         ``transform_grads_fn`` is not callable.
       ValueError: an unknown ``on_nonfinite``, ``clip_stage`` or
-        ``report_norms`` value, or ``on_nonfinite="skip"`` around a
-        ``SyncReplicasOptimizer``.
+        ``report_norms`` value, or ``on_nonfinite="skip"`` or ``"raise"``
+        around a ``SyncReplicasOptimizer``.
     """
     return TransformGradientsOptimizer(
         optimizer,

@@ -6,6 +6,7 @@ from tf1clip.upgrade import _tables as T
 from tf1clip.upgrade._astutil import dotted
 from tf1clip.upgrade._engine import ast_edits
 from tf1clip.upgrade._engine import pasta
+from tf1clip.upgrade._tables import ERROR
 from tf1clip.upgrade._tables import INFO
 
 
@@ -34,6 +35,10 @@ def rewrite_mode_key(edits, node, parent, path):
 def rewrite_estimator(edits, node, parent, name, path):
     """Converts TF 1 estimator code: to ``tf1clip.estimator`` (modern target), or as TF 2.15's tf_upgrade_v2
     does (estimator target)."""
+    removed = T.removed_estimator(path)
+    if removed is not None:
+        edits.add(ERROR, node, removed)
+        return True
     member = path[len("tf.contrib.tpu.") :].split(".") if path.startswith("tf.contrib.tpu.") else [""]
     if member[0] in T.CONTRIB_TPU_ESTIMATOR:  # the member, or an attribute of it (InputPipelineConfig.PER_HOST_V2)
         if len(member) > len(name.split(".")):

@@ -132,6 +132,10 @@ def _v1_module(path):
 
 def _new_home(edits, node, path, alias):
     """``(module, alias)`` that replaces the imported ``alias`` of contrib ``path``, or None."""
+    removed = T.removed_estimator(path)
+    if removed is not None:
+        edits.add(ERROR, node, removed)
+        return None
     if path in T.PREFIX_RENAMES:
         return tf_module(T.PREFIX_RENAMES[path].rpartition(".")[0]), ast.alias(name=alias.name, asname=alias.asname)
     if _v1_module(path):

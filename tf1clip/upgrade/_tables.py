@@ -387,6 +387,30 @@ TF1CLIP_ESTIMATOR = "tf1clip.estimator"
 # TF 1 names of the Estimator API (the v1 API) -> the prefix they become on the modern target.
 ESTIMATOR_PREFIXES = ("tf.estimator", "tf.compat.v1.estimator")
 
+# TF 1.15's tf.estimator classes that tensorflow-estimator 2.15 (tf1clip.estimator's API, and the estimator
+# target's tf.compat.v1.estimator) no longer has: a use is an ERROR with this reason (never a missing name).
+_BOOSTED_TREES = (
+    "tensorflow-estimator 2.15 (the API of tf1clip.estimator and of tf.compat.v1.estimator on TensorFlow 2) "
+    "no longer has the boosted-trees Estimators; their successor is TensorFlow Decision Forests "
+    "(tensorflow_decision_forests.keras.GradientBoostedTreesModel), or keep this program on TensorFlow 1.15"
+)
+ESTIMATOR_REMOVED = {
+    "BoostedTreesClassifier": _BOOSTED_TREES,
+    "BoostedTreesEstimator": _BOOSTED_TREES,
+    "BoostedTreesRegressor": _BOOSTED_TREES,
+}
+
+
+def removed_estimator(path):
+    """The ERROR text for ``path`` (``tf.estimator.X...``, ``tf.compat.v1.estimator.X...``) if ``X`` is gone."""
+    for prefix in ESTIMATOR_PREFIXES:
+        if path.startswith(prefix + "."):
+            member = path[len(prefix) + 1 :].split(".")[0]
+            if member in ESTIMATOR_REMOVED:
+                return "%s.%s cannot be converted: %s." % (prefix, member, ESTIMATOR_REMOVED[member])
+    return None
+
+
 # tf.contrib.tpu members that tensorflow-estimator's v1 API keeps under estimator.tpu.
 CONTRIB_TPU_ESTIMATOR = ("TPUEstimator", "TPUEstimatorSpec", "RunConfig", "TPUConfig", "InputPipelineConfig")
 

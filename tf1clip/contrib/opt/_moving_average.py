@@ -72,14 +72,6 @@ class MovingAverageOptimizer(_delegate.DelegatingOptimizer):
         self._swapped_variable_name_map = None
         self._sequential_update = sequential_update
 
-    def compute_gradients(self, *args, **kwargs):
-        """``opt.compute_gradients`` (the wrapped optimizer's)."""
-        return self._optimizer.compute_gradients(*args, **kwargs)
-
-    def variables(self):
-        """The wrapped optimizer's variables."""
-        return self._optimizer.variables()
-
     def apply_gradients(self, grads_and_vars, global_step=None, name=None):
         """``opt.apply_gradients``, then the moving averages; returns ``train_with_avg``."""
         grads_and_vars = list(grads_and_vars)

@@ -7,7 +7,7 @@ checkpoints move freely between wrapped and unwrapped code.
 
 import contextlib
 
-from tf1clip import _delegate
+from tf1clip import _aggregate, _delegate
 from tf1clip import _tf
 from tf1clip import _validate
 from tf1clip._tf import tf
@@ -15,18 +15,12 @@ from tf1clip.contrib.opt import _common
 
 __all__ = ["MultitaskOptimizerWrapper", "VariableClippingOptimizer", "DropStaleGradientOptimizer"]
 
-_V1Optimizer = tf.compat.v1.train.Optimizer
 _MINIMIZE_ARGS = {"gate_gradients", "aggregation_method", "colocate_gradients_with_ops", "name", "grad_loss"}
 
 
 def check_optimizer(opt, arg="opt"):
     """``opt`` if it is a ``tf.compat.v1.train.Optimizer`` instance, else ``TypeError`` naming ``arg``."""
-    if not isinstance(opt, _V1Optimizer):
-        raise TypeError(
-            "`%s` must be a tf.compat.v1.train.Optimizer instance (e.g. "
-            "tf.compat.v1.train.MomentumOptimizer(0.1, 0.9)); received %s." % (arg, _validate.describe(opt))
-        )
-    return opt
+    return _validate.check_optimizer(opt, arg, example="tf.compat.v1.train.MomentumOptimizer(0.1, 0.9)")
 
 
 def _is_all_zeros(tensor):
@@ -84,21 +78,6 @@ class MultitaskOptimizerWrapper(_delegate.DelegatingOptimizer):
         check_optimizer(opt)
         super().__init__(use_locking=False, name=opt.get_name())
         self._optimizer = opt
-
-    def __getattr__(self, name):
-        # Only reached for attributes this object lacks; private names stay
-        # private (Trackable probes its own ``_self_*`` state with hasattr).
-        if name.startswith("_"):
-            raise AttributeError(name)
-        return getattr(self._optimizer, name)
-
-    def compute_gradients(self, *args, **kwargs):
-        """``opt.compute_gradients`` (the wrapped optimizer's)."""
-        return self._optimizer.compute_gradients(*args, **kwargs)
-
-    def variables(self):
-        """The wrapped optimizer's variables."""
-        return self._optimizer.variables()
 
     def minimize(self, loss, global_step=None, var_list=None, **kwargs):
         """``Optimizer.minimize``; with keywords of ``opt``'s own ``minimize`` (AdamW's ``decay_var_list``),
@@ -164,9 +143,15 @@ class VariableClippingOptimizer(_delegate.DelegatingOptimizer):
     (then the whole variable, with a warning, as in TF 1.15). Several
     instances can be chained for different norms.
 
-    Difference from TF 1.15 (fix): ``grads_and_vars`` may be any iterable;
-    contrib iterated it twice, so a Python 3 ``zip`` was consumed by ``opt``
-    and nothing was clipped.
+    Differences from TF 1.15 (fixes):
+
+    * ``grads_and_vars`` may be any iterable; contrib iterated it twice, so a
+      Python 3 ``zip`` was consumed by ``opt`` and nothing was clipped;
+    * under a ``tf.distribute`` strategy each replica clips, in its copy of the
+      variable, the rows that any replica updated; contrib clipped only the
+      replica's own rows, so the copies silently diverged (and a tf1clip
+      wrapper around it, which hands the summed gradient to replica 0, left
+      every other copy unclipped).
 
     Args:
       opt: the ``tf.compat.v1.train.Optimizer`` instance that applies the gradients.
@@ -202,23 +187,6 @@ class VariableClippingOptimizer(_delegate.DelegatingOptimizer):
         self._vars_to_clip_dims = {_ref_key(v): list(dims) for v, dims in vars_to_clip_dims.items()}
         self._max_norm = max_norm
         self._colocate_clip_ops_with_vars = colocate_clip_ops_with_vars
-
-    def compute_gradients(self, *args, **kwargs):
-        """``opt.compute_gradients`` (the wrapped optimizer's)."""
-        return self._optimizer.compute_gradients(*args, **kwargs)
-
-    def variables(self):
-        """The wrapped optimizer's variables."""
-        return self._optimizer.variables()
-
-    def minimize(self, loss, global_step=None, var_list=None, **kwargs):
-        """``Optimizer.minimize``; with keywords of ``opt``'s own ``minimize`` (AdamW's ``decay_var_list``),
-        ``opt.minimize`` skipping each all-zero gradient, as TF 1.15's wrapper forwarded it."""
-        if not set(kwargs) - _MINIMIZE_ARGS:
-            return super().minimize(loss, global_step=global_step, var_list=var_list, **kwargs)
-        variables = var_list if var_list is not None else tf.compat.v1.trainable_variables()
-        with self._filtering(), _common.control_flow_for(variables):
-            return self._optimizer.minimize(loss, global_step=global_step, var_list=var_list, **kwargs)
 
     def apply_gradients(self, grads_and_vars, global_step=None, name=None):
         """``opt.apply_gradients``, then each listed variable with a gradient clipped to ``max_norm``."""
@@ -256,6 +224,7 @@ class VariableClippingOptimizer(_delegate.DelegatingOptimizer):
                 var.op.name,
             )
             return self._clip_dense(var)
+        grad = _every_replicas_rows(grad)
         with tf.compat.v1.colocate_with(var):
             indices = tf.unique(grad.indices)[0]
             rows = tf.gather(var, indices)
@@ -268,6 +237,20 @@ class VariableClippingOptimizer(_delegate.DelegatingOptimizer):
         if self._colocate_clip_ops_with_vars:
             return tf.compat.v1.colocate_with(var)
         return contextlib.nullcontext()
+
+
+def _every_replicas_rows(grad):
+    """``grad`` summed over the replicas under a ``tf.distribute`` strategy (its rows: every replica's), else ``grad``.
+
+    Each replica clips its own copy of the variable; with only its own rows the
+    copies would differ (a tf1clip wrapper hands the summed gradient to replica
+    0 alone).
+    """
+    ctx = _aggregate.replica_context()
+    if ctx is None or ctx.num_replicas_in_sync <= 1:
+        return grad
+    (summed,), _ = _aggregate.sum_over_replicas(ctx, [grad])
+    return summed
 
 
 class DropStaleGradientOptimizer(_delegate.DelegatingOptimizer):
@@ -301,19 +284,6 @@ class DropStaleGradientOptimizer(_delegate.DelegatingOptimizer):
         self._optimizer = opt
         self._staleness = staleness
         self._local_step = None
-
-    def variables(self):
-        """The wrapped optimizer's variables."""
-        return self._optimizer.variables()
-
-    def minimize(self, loss, global_step=None, var_list=None, **kwargs):
-        """``Optimizer.minimize``; with keywords of ``opt``'s own ``minimize`` (AdamW's ``decay_var_list``),
-        ``opt.minimize`` skipping each all-zero gradient, as TF 1.15's wrapper forwarded it."""
-        if not set(kwargs) - _MINIMIZE_ARGS:
-            return super().minimize(loss, global_step=global_step, var_list=var_list, **kwargs)
-        variables = var_list if var_list is not None else tf.compat.v1.trainable_variables()
-        with self._filtering(), _common.control_flow_for(variables):
-            return self._optimizer.minimize(loss, global_step=global_step, var_list=var_list, **kwargs)
 
     def compute_gradients(self, loss, *args, **kwargs):
         """Records the global step (the staleness reference), then ``opt.compute_gradients(loss, ...)``."""
