@@ -16,6 +16,7 @@ results are cached per program text, so only the upgraded side runs in every env
 Python 3.7 these tests skip; a failing build fails them.
 """
 
+import json
 import os
 import warnings
 
@@ -174,3 +175,141 @@ def test_tf115_processes_do_not_inherit_tf2_behavior(monkeypatch):
     monkeypatch.setenv("PYTHONPATH", "/somewhere")
     env = tf115_env.clean_env()
     assert "TF2_BEHAVIOR" not in env and "PYTHONPATH" not in env
+
+
+# The harness's detection of values TF 1.15 does not reproduce, and its cache of TF 1.15's runs.
+
+# bert/dense/bias/adam_v in two cached TF 1.15 resume runs of bert_style_adamw: 3e-4 apart relative,
+# 1.1e-7 absolute, inside the comparison's atol; an upgraded run then matched neither.
+ADAM_V = (0.0003710181044880301, 0.00037112669087946415)
+BIAS = (-0.2729002833366394, -0.2222263514995575)  # bert/dense/bias in the same two runs
+
+
+def _runs(values_by_rep, racy=()):
+    runs = {"reps": len(values_by_rep), "racy": racy}
+    for rep, values in enumerate(values_by_rep):
+        for mode in ("full", "save", "resume"):
+            runs["%s.%d" % (mode, rep)] = values
+    return runs
+
+
+def test_a_spread_inside_the_comparison_tolerance_is_still_a_race():
+    assert harness.compare({"v": [ADAM_V[0]]}, {"v": [ADAM_V[1]]}) == ([], [])  # what hid it
+    assert harness.differ([ADAM_V[0]], [ADAM_V[1]])
+    values = [{"v": [ADAM_V[0]], "w": [1.0]}] * 4 + [{"v": [ADAM_V[1]], "w": [1.0]}]
+    assert harness.unstable_keys(_runs(values)) == {"v"}  # seen in the fifth run only
+
+
+def test_float_rounding_and_tiny_values_are_not_a_race():
+    assert not harness.differ([1.0, 2.0], [1.0 + 5e-7, 2.0])
+    assert not harness.differ([0.0, 1e-13], [1e-13, 0.0])
+    assert not harness.differ([float("nan"), 1.0], [float("nan"), 1.0])
+    assert harness.differ([1.0, 2.0], [1.0, 2.0 + 1e-5])
+    assert harness.differ([float("nan")], [1.0])
+    assert harness.differ([[1.0]], [1.0])
+    assert harness.differ("Adam", "SGD")
+    assert harness.unstable_keys(_runs([{"w": [1.0, 1e-13]}, {"w": [1.0 + 5e-7, 0.0]}])) == set()
+
+
+def test_a_value_missing_from_one_tf115_run_is_unstable():
+    assert harness.unstable_keys(_runs([{"w": 1.0, "x": 2.0}, {"w": 1.0}])) == {"x"}
+
+
+def test_declared_racy_values_are_reported_not_compared_but_must_exist_with_their_shape():
+    runs = _runs([{"losses": [1.0, 2.0], "a/b/c": [[1.0]], "w": [3.0]}] * 3, racy=("losses", "a/*"))
+    assert harness.unstable_keys(runs) == {"losses", "a/b/c"}
+    runs["errors"] = {}
+    runs["upgraded/full"] = {"losses": [1.0, 9.0], "a/b/c": [[5.0]], "w": [3.0]}
+    assert harness.check("p", runs, "upgraded/full", "full") == (None, [], ["a/b/c", "losses"])
+    runs["upgraded/full"] = {"losses": [1.0], "w": [3.0]}
+    mismatches = harness.check("p", runs, "upgraded/full", "full")[1]
+    assert mismatches == [("a/b/c", [[1.0]], harness.MISSING), ("losses", [1.0, 2.0], [1.0])]
+
+
+def test_programs_declare_racy_values_as_a_tuple_of_patterns(monkeypatch, tmp_path):
+    assert harness.declared(["bert/dense/bias/adam_v", "first_loss"], harness.racy_patterns("bert_style_adamw")) == {
+        "bert/dense/bias/adam_v"
+    }
+    assert harness.racy_patterns("clip_per_tensor") == ()
+    (tmp_path / "bad.py").write_text("RACY = 'losses'\n")
+    monkeypatch.setattr(harness, "PROGRAMS", str(tmp_path))
+    with pytest.raises(ValueError, match=r"bad\.py: RACY must be a tuple of strings, got 'losses'"):
+        harness.racy_patterns("bad")
+
+
+class FakeTF115:
+    """Stands in for the TF 1.15 process: writes ``values(mode, rep)`` for every job, records the jobs."""
+
+    def __init__(self, values, fail=None):
+        self.values, self.fail, self.jobs = values, fail, []
+
+    def __call__(self, python, jobs, env, workdir, what):
+        status = []
+        for job in jobs:
+            out = job["argv"][0]
+            mode, rep = os.path.basename(out).split(".")[:2]
+            self.jobs.append("%s.%s" % (mode, rep))
+            if self.fail == (mode, int(rep)):
+                status.append("Traceback ...\nValueError: boom")
+                continue
+            with open(out, "w") as f:
+                json.dump(self.values(mode, int(rep)), f)
+            if mode == "save":
+                os.makedirs(job["argv"][1])
+                with open(os.path.join(job["argv"][1], "checkpoint"), "w") as f:
+                    f.write('model_checkpoint_path: "%s/model.ckpt-3"\n' % job["argv"][1])
+            status.append(None)
+        return status
+
+
+@pytest.fixture
+def cache(monkeypatch, tmp_path):
+    monkeypatch.setattr(harness.tf115_env, "cache_root", lambda: str(tmp_path))  # the module harness imported
+    return os.path.join(str(tmp_path), "tf115-results", harness.program_key("clip_per_tensor"))
+
+
+def test_tf115_runs_are_cached_and_topped_up_to_the_repetitions_asked(cache):
+    fake = FakeTF115(lambda mode, rep: {"w": [1.0], "rep": rep})
+    runs = harness.tf115_runs(["clip_per_tensor"], 3, run_jobs=fake, python="py")["clip_per_tensor"]
+    assert sorted(fake.jobs) == sorted("%s.%d" % (m, r) for m in ("full", "save", "resume") for r in range(3))
+    assert runs["reps"] == 3 and harness.cached_reps(cache) == 3 and runs["resume.2"] == {"w": [1.0], "rep": 2}
+    with open(os.path.join(runs["ckpt"], "checkpoint")) as f:
+        assert f.read() == 'model_checkpoint_path: "model.ckpt-3"\n'  # save.0's, made relative
+    fake.jobs = []
+    assert harness.tf115_runs(["clip_per_tensor"], 3, run_jobs=fake, python="py")["clip_per_tensor"] == runs
+    assert fake.jobs == []
+    runs = harness.tf115_runs(["clip_per_tensor"], 5, run_jobs=fake, python="py")["clip_per_tensor"]
+    assert sorted(fake.jobs) == sorted("%s.%d" % (m, r) for m in ("full", "save", "resume") for r in (3, 4))
+    assert runs["reps"] == 5 and runs["full.4"]["rep"] == 4 and runs["full.0"]["rep"] == 0
+
+
+def test_a_failed_tf115_run_is_not_cached(cache):
+    failing = FakeTF115(lambda mode, rep: {"w": [1.0]}, fail=("resume", 1))
+    with pytest.raises(harness.ProgramFailed, match=r"(?s)on TensorFlow 1\.15:\nclip_per_tensor\.py:\n.*boom"):
+        harness.tf115_runs(["clip_per_tensor"], 2, run_jobs=failing, python="py")
+    assert harness.cached_reps(cache) == 0
+    fake = FakeTF115(lambda mode, rep: {"w": [1.0]})
+    harness.tf115_runs(["clip_per_tensor"], 2, run_jobs=fake, python="py")
+    assert len(fake.jobs) == 6 and harness.cached_reps(cache) == 2
+    with pytest.raises(harness.ProgramFailed, match="boom"):  # a failed top-up keeps what was cached
+        harness.tf115_runs(["clip_per_tensor"], 4, run_jobs=FakeTF115(failing.values, ("full", 3)), python="py")
+    assert harness.cached_reps(cache) == 2
+
+
+def test_a_mismatch_reruns_tf115_before_it_counts(cache):
+    # The cached runs agree; the eighth shows the race the upgraded run hit.
+    fake = FakeTF115(lambda mode, rep: {"v": [BIAS[rep == 7]], "w": [1.0]})
+    results = harness.tf115_runs(["clip_per_tensor"], 5, run_jobs=fake, python="py")
+    upgraded = {"v": [BIAS[1]], "w": [1.0]}
+    runs = results["clip_per_tensor"]
+    runs["errors"] = dict.fromkeys(r for r, _ in harness.CHECKS)
+    runs.update((r, upgraded) for r, _ in harness.CHECKS)
+    assert harness.check("clip_per_tensor", runs, "upgraded/full", "full")[1] == [("v", [BIAS[0]], [BIAS[1]])]
+    rerun = lambda names, reps: harness.tf115_runs(names, reps, run_jobs=fake, python="py")  # noqa: E731
+    assert harness.settle(results, rerun) == ["clip_per_tensor"]
+    assert runs["reps"] == harness.MAX_REPS == harness.cached_reps(cache)
+    assert harness.check("clip_per_tensor", runs, "upgraded/full", "full") == (None, [], ["v"])
+    assert harness.settle(results, rerun) == []  # nothing left to settle
+    runs["upgraded/full"] = {"v": [BIAS[1]], "w": [2.0]}
+    assert harness.settle(results, rerun) == []  # a real mismatch after MAX_REPS runs: no more reruns
+    assert harness.check("clip_per_tensor", runs, "upgraded/full", "full")[1] == [("w", [1.0], [2.0])]

@@ -22,6 +22,15 @@ from tf1clip.upgrade._results import TensorFlowMissing
 from tf1clip.upgrade._results import needs_of
 from tf1clip.upgrade._tables import ERROR
 from tf1clip.upgrade._tables import INFO
+from tf1clip.upgrade._tables import WARNING
+
+# (a part of a tf_upgrade_v2 WARNING, when the converted file makes it moot)
+MOOT_WARNINGS = (
+    # tf.get_variable makes TF 1's reference variables under disable_v2_behavior().
+    ("returns ResourceVariables by default in 2.0", lambda old, new: "disable_v2_behavior()" in new),
+    # "*.save": about Keras' model.save; a file that never names Keras saves with a tf.train.Saver.
+    ("Keras model.save now saves to the Tensorflow SavedModel format", lambda old, new: "keras" not in old.lower()),
+)
 
 TARGETS = ("auto", "modern", "estimator")
 _TEMP_PREFIX = ".tf1clip-upgrade-"
@@ -120,8 +129,14 @@ def upgrade_source(
         visitor = _engine.PastaEditVisitor(spec)
         visitor.visit(tree)
     new_text, post_log, added = finish(_engine.pasta.dump(tree), tree, target=target, input_names_tf=reads_tf)
-    log = merge_repeated_errors(_dedupe(list(pre_log) + list(visitor.log) + post_log))
-    return SourceResult(new_text, log, added)
+    log = _without_moot_warnings(_dedupe(list(pre_log) + list(visitor.log) + post_log), text, new_text)
+    return SourceResult(new_text, merge_repeated_errors(log), added)
+
+
+def _without_moot_warnings(log, text, new_text):
+    """``log`` without tf_upgrade_v2's warnings that the converted file makes moot (MOOT_WARNINGS)."""
+    moot = [m for m, needs in MOOT_WARNINGS if needs(text, new_text)]
+    return [e for e in log if e.severity != WARNING or not any(m in e.message for m in moot)]
 
 
 def _convert_code(text, options):

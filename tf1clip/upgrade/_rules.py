@@ -36,6 +36,44 @@ _ENGINE_RULES = (
     "function_warnings",
     "function_arg_warnings",
 )
+_CALL_RULES = ("function_transformers", "function_keyword_renames", "function_warnings", "function_arg_warnings")
+
+
+def _v1_variable(parent, node, full_name, name, logs):
+    """Calls ``tf.compat.v1.Variable`` for a called ``tf.Variable`` (TF 1.15's variable kind)."""
+    if not isinstance(node.func, ast.Attribute):
+        return node
+    root = node.func.value
+    compat = ast.Attribute(value=ast.Attribute(value=root, attr="compat", ctx=ast.Load()), attr="v1", ctx=ast.Load())
+    node.func = ast.copy_location(ast.Attribute(value=compat, attr="Variable", ctx=ast.Load()), node.func)
+    message = "Changed tf.Variable to tf.compat.v1.Variable: " + T.V1_VARIABLE_WHY
+    logs.append((T.INFO, node.lineno, node.col_offset, message))
+    return node
+
+
+def _decay_var_list_warning(parent, node, full_name, name, logs):
+    """Reports ``minimize(..., decay_var_list=...)``: TF 1.15 decayed every variable (docs/contrib_opt.rst)."""
+    keywords = {k.arg for k in node.keywords}
+    if ("decay_var_list" in keywords or len(node.args) > T.DECAY_VAR_LIST_POSITION) and (
+        "decay_listed_only" not in keywords
+    ):
+        logs.append((T.WARNING, node.lineno, node.col_offset, T.DECAY_VAR_LIST_WARNING))
+    return node
+
+
+def _keep_numeric_v1(spec):
+    """Makes ``spec`` convert T.NUMERIC_V1 and called tf.Variable to their tf.compat.v1 forms."""
+    for rules in _CALL_RULES + ("function_reorders",):
+        table = getattr(spec, rules, None)
+        if isinstance(table, dict):
+            table = dict(table)
+            for old in list(T.NUMERIC_V1) + [T.V1_VARIABLE]:
+                table.pop(old, None)
+            setattr(spec, rules, table)
+    for old in T.NUMERIC_V1:
+        spec.symbol_renames[old] = "tf.compat.v1." + old[len("tf.") :]
+    spec.function_transformers[T.V1_VARIABLE] = _v1_variable
+    spec.function_transformers["*.minimize"] = _decay_var_list_warning
 
 
 def _without_guessed_aliases(rules):
@@ -111,6 +149,7 @@ class _Tf1clipRules:
             for old, new in list(self.symbol_renames.items()):
                 if old.startswith("tf.train.") and new.startswith("tf.estimator."):
                     self.symbol_renames[old] = "tf.compat.v1." + old[len("tf.") :]
+            _keep_numeric_v1(self)
         for rules in _ENGINE_RULES:
             if isinstance(getattr(self, rules, None), dict):
                 setattr(self, rules, _without_guessed_aliases(getattr(self, rules)))

@@ -457,6 +457,37 @@ CONTRIB_ESTIMATOR = {
 # modern target, tf.compat.v1.estimator.X on the estimator target (TF 2's tf.estimator.X takes a v2 head).
 CONTRIB_ESTIMATOR_V1 = ("DNNEstimator", "DNNLinearCombinedEstimator", "LinearEstimator")
 
+# tf_upgrade_v2 rewrites these TF 1 names to TF 2 ones that compute other numbers in a TF 1 graph;
+# tf1clip-upgrade keeps TF 1.15's function (docs/upgrade.rst, "Conversions that keep TF 1.15's numbers").
+# name -> why the TF 2 target differs
+NUMERIC_V1 = {
+    "tf.nn.embedding_lookup": "partition_strategy: TF 1 'mod', TF 2 'div'",
+    "tf.nn.embedding_lookup_sparse": "partition_strategy: TF 1 'mod', TF 2 'div'",
+    "tf.nn.safe_embedding_lookup_sparse": "partition_strategy: TF 1 'mod', TF 2 'div'",
+    "tf.nn.nce_loss": "partition_strategy: TF 1 'mod', TF 2 'div'",
+    "tf.nn.sampled_softmax_loss": "partition_strategy: TF 1 'mod', TF 2 'div'",
+    "tf.image.resize_bilinear": "tf.image.resize samples at half-pixel centres",
+    "tf.image.resize_nearest_neighbor": "tf.image.resize samples at half-pixel centres",
+    "tf.image.resize_bicubic": "tf.image.resize uses Keys' a=-0.5 cubic at half-pixel centres",
+    "tf.image.resize_area": "tf.image.resize drops align_corners",
+    "tf.image.resize_images": "tf.image.resize samples at half-pixel centres",
+}
+# Called, tf.Variable makes TF 2's resource variable even under disable_v2_behavior(); tf.compat.v1.Variable
+# makes what TF 1.15 made (a reference variable unless resource variables are enabled).
+V1_VARIABLE = "tf.Variable"
+V1_VARIABLE_WHY = (
+    "TF 1.15's variable kind (a reference variable under disable_v2_behavior(): a value fetched with the "
+    "op that assigns it reads the assignment, as on TF 1.15)."
+)
+
+# AdamW/MomentumW ``minimize(loss, ..., decay_var_list)``: TF 1.15's apply_gradients reset the list.
+DECAY_VAR_LIST_POSITION = 8
+DECAY_VAR_LIST_WARNING = (
+    "minimize(..., decay_var_list=...) of tf.contrib.opt's AdamW/MomentumW decayed every variable on TF 1.15 "
+    "(its apply_gradients reset the list); tf1clip.contrib.opt does the same. To decay only the listed "
+    "variables, add decay_listed_only=True (numbers then differ from TF 1.15's)."
+)
+
 # TF 1 import paths that TF 2 lacks, moved wherever they start a module path (tf1clip re-creates them).
 PATH_MOVES = {"tf.examples.tutorials.mnist": "tf1clip.examples.tutorials.mnist"}
 

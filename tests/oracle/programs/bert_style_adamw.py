@@ -14,6 +14,10 @@ import tensorflow as tf
 import oracle_io
 
 STEPS = 6
+# The learning rate reads the global step that the same group assigns: on TF 1.15 the read usually
+# sees the assignment, not always (the runs cached on one machine held three values of
+# bert/dense/bias/adam_v). Every value after the first update depends on it; first_loss does not.
+RACY = ("losses", "learning_rates", "bert/dense/*")
 
 
 class AdamWeightDecayOptimizer(tf.train.Optimizer):
@@ -103,5 +107,5 @@ with tf.Session() as sess:
     if mode == "save":
         oracle_io.save(saver, sess, ckpt_dir, global_step)
     values = oracle_io.variables(sess)
-values.update(losses=losses, learning_rates=rates)
+values.update(losses=losses, learning_rates=rates, first_loss=losses[0])
 oracle_io.write(out, values)

@@ -39,7 +39,9 @@ class DecoupledWeightDecayExtension:
     e.g. ``class MyAdamW(DecoupledWeightDecayExtension, tf.compat.v1.train.AdamOptimizer)``,
     and pass ``weight_decay`` as the first constructor argument. ``minimize`` and
     ``apply_gradients`` take ``decay_var_list``: the variables to decay (``None`` or
-    empty: all of them). See the module docstring for the exact update.
+    empty: all of them). ``minimize`` decays every variable whatever its ``decay_var_list``, as
+    TF 1.15 did, unless called with ``decay_listed_only=True``. See the module docstring for the exact
+    update.
     """
 
     def __init__(self, weight_decay, **kwargs):
@@ -59,9 +61,12 @@ class DecoupledWeightDecayExtension:
         name=None,
         grad_loss=None,
         decay_var_list=None,
+        decay_listed_only=False,
     ):
-        """``Optimizer.minimize``, decaying the variables in ``decay_var_list`` (default: all)."""
-        self._set_decay_var_list(decay_var_list)
+        """``Optimizer.minimize`` with weight decay of every variable, as TF 1.15 (its ``apply_gradients``
+        reset ``decay_var_list``); ``decay_listed_only=True``: only those in ``decay_var_list`` decay."""
+        if decay_listed_only:
+            self._set_decay_var_list(decay_var_list)
         return super().minimize(
             loss,
             global_step=global_step,

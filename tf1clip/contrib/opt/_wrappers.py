@@ -15,6 +15,8 @@ from tf1clip.contrib.opt import _common
 
 __all__ = ["MultitaskOptimizerWrapper", "VariableClippingOptimizer", "DropStaleGradientOptimizer"]
 
+_MINIMIZE_ARGS = {"gate_gradients", "aggregation_method", "colocate_gradients_with_ops", "name", "grad_loss"}
+
 
 def check_optimizer(opt, arg="opt"):
     """``opt`` if it is a ``tf.compat.v1.train.Optimizer`` instance, else ``TypeError`` naming ``arg``."""
@@ -76,6 +78,15 @@ class MultitaskOptimizerWrapper(_delegate.DelegatingOptimizer):
         check_optimizer(opt)
         super().__init__(use_locking=False, name=opt.get_name())
         self._optimizer = opt
+
+    def minimize(self, loss, global_step=None, var_list=None, **kwargs):
+        """``Optimizer.minimize``; with keywords of ``opt``'s own ``minimize`` (AdamW's ``decay_var_list``),
+        ``opt.minimize`` skipping each all-zero gradient, as TF 1.15's wrapper forwarded it."""
+        if not set(kwargs) - _MINIMIZE_ARGS:
+            return super().minimize(loss, global_step=global_step, var_list=var_list, **kwargs)
+        variables = var_list if var_list is not None else tf.compat.v1.trainable_variables()
+        with self._filtering(), _common.control_flow_for(variables):
+            return self._optimizer.minimize(loss, global_step=global_step, var_list=var_list, **kwargs)
 
     def apply_gradients(self, grads_and_vars, global_step=None, name=None, **kwargs):
         """``opt.apply_gradients``, skipping the update of each all-zero gradient."""
