@@ -60,6 +60,9 @@ def sequence_loss(
     Raises:
       ValueError: wrong ranks, or an ``average_*`` and ``sum_*`` option of one axis both set.
     """
+    logits = tf.convert_to_tensor(logits, name="logits")
+    targets = tf.convert_to_tensor(targets, name="targets")
+    weights = tf.convert_to_tensor(weights, name="weights")
     _check(logits, targets, weights, average_across_timesteps, average_across_batch, sum_over_timesteps, sum_over_batch)
     with v1.name_scope(name, "sequence_loss", [logits, targets, weights]):
         num_classes = tf.shape(logits)[2]
