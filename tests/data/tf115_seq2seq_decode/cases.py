@@ -6,6 +6,10 @@ variables and saves a checkpoint, on tf1clip it restores it; it returns the outp
 weighted sum of the float outputs with respect to every trainable variable, and the variable names.
 ``TRAIN`` cases instead run three clipped Adam steps and return the losses and the variables after them.
 
+The scheduled-sampling helpers draw whether to sample with random ops that do not depend on the loop's data, so
+with parallel iterations their steps may draw in any order, on TF 1.15 as on TF 2: those cases decode with
+``parallel_iterations=1``.
+
 Runs on Python 3.7 (TF 1.15.5) and 3.11 (TF 2.15, 2.21).
 """
 
@@ -149,6 +153,36 @@ def beam_width_one(tf, S):
     return _beam(tf, S, 1, maximum_iterations=5, length_penalty_weight=0.3)
 
 
+def beam_attention_coverage(tf, S):
+    v1 = tf.compat.v1
+    width = 3
+    emb = v1.get_variable("embedding", [V, E])
+    memory, mv = _floats(tf, "memory", [B, 4, H])
+    memory_length = np.asarray([4, 2, 3], np.int32)
+    tiled_memory, tiled_length = S.tile_batch((memory, memory_length), width)
+    mechanism = S.BahdanauAttention(H, tiled_memory, memory_sequence_length=tiled_length)
+    cell = S.AttentionWrapper(_cell(tf), mechanism, attention_layer_size=H, alignment_history=True)
+    init = cell.zero_state(B * width, tf.float32)
+    decoder = S.BeamSearchDecoder(
+        cell,
+        emb,
+        tf.fill([B], START),
+        END,
+        init,
+        width,
+        output_layer=v1.layers.Dense(V, name="output_projection"),
+        length_penalty_weight=0.5,
+        coverage_penalty_weight=0.4,
+    )
+    out, state, seq_len = S.dynamic_decode(decoder, maximum_iterations=6)
+    result = {"ids": out.predicted_ids, "scores": out.beam_search_decoder_output.scores, "len": seq_len}
+    history = state.cell_state.alignment_history
+    history = history.stack() if isinstance(history, tf.TensorArray) else history  # TF 1.15 did not reorder it
+    result.update({"history": history, "coverage": state.accumulated_attention_probs})
+    result.update({"log_probs": state.log_probs, "attention": state.cell_state.attention})
+    return result, {memory: mv}
+
+
 def gather_trees(tf, S):
     step, sv = _ints(tf, "step", [6, 2, 3], 5)
     parent, pv = _ints(tf, "parent", [6, 2, 3], 3)
@@ -171,11 +205,11 @@ def sampling_helpers(tf, S):
     reuse = v1.variable_scope(v1.get_variable_scope(), reuse=True)
     with reuse:
         sched = S.ScheduledEmbeddingTrainingHelper(inputs, lengths, emb, 0.5, seed=3, scheduling_seed=4)
-        e_out, _, e_len = _basic(tf, S, sched, cell, init)
+        e_out, _, e_len = _basic(tf, S, sched, cell, init, parallel_iterations=1)
         o_helper = S.ScheduledOutputTrainingHelper(
             tf.concat([inputs, inputs[:, :, :3]], -1), lengths, tf.constant(0.6), seed=5
         )
-    o_out, _, _ = _basic(tf, S, o_helper, _cell(tf, "gru", V), init, scope="sched_out")
+    o_out, _, _ = _basic(tf, S, o_helper, _cell(tf, "gru", V), init, scope="sched_out", parallel_iterations=1)
     result = {"s_ids": s_out.sample_id, "s_out": s_out.rnn_output, "s_len": s_len}
     result.update({"e_ids": e_out.sample_id, "e_out": e_out.rnn_output, "e_len": e_len})
     result.update({"o_ids": o_out.sample_id, "o_out": o_out.rnn_output})
@@ -190,10 +224,10 @@ def output_sampling_aux(tf, S):
     helper = S.ScheduledOutputTrainingHelper(
         x, [5, 4, 2], 0.7, seed=9, next_inputs_fn=tf.tanh, auxiliary_inputs=aux, name="sched"
     )
-    out, state, seq_len = _basic(tf, S, helper, cell, init, impute_finished=True)
+    out, state, seq_len = _basic(tf, S, helper, cell, init, impute_finished=True, parallel_iterations=1)
     helper2 = S.ScheduledOutputTrainingHelper(x, [5, 4, 2], 0.5, seed=8, auxiliary_inputs=aux)
     cell2 = _cell(tf, "lstm", 3)
-    out2, _, _ = _basic(tf, S, helper2, cell2, init, scope="second")
+    out2, _, _ = _basic(tf, S, helper2, cell2, init, scope="second", parallel_iterations=1)
     return {"out": out.rnn_output, "ids": out.sample_id, "st": state.c, "out2": out2.rnn_output}, {x: xv, aux: av}
 
 
@@ -235,6 +269,7 @@ CASES = [
     "beam_search",
     "beam_length_penalty",
     "beam_width_one",
+    "beam_attention_coverage",
     "gather_trees",
     "sampling_helpers",
     "output_sampling_aux",
