@@ -21,6 +21,8 @@ fixed (docs/contrib.rst):
 * ``rnn`` (the cells and functions TF 2 dropped), ``legacy_seq2seq``, ``cudnn_rnn`` (the
   cuDNN-compatible cells), re-created on ``tf.compat.v1.nn.rnn_cell`` (docs/rnn.rst); ``legacy_seq2seq``
   and ``cudnn_rnn`` are imported on first use (they need Keras 2)
+* ``seq2seq``: all of TF 1.15's ``tf.contrib.seq2seq`` (decoders, helpers, beam search, attention,
+  ``sequence_loss``), re-created on ``tf.compat.v1.nn.rnn_cell`` (docs/seq2seq.rst); its names resolve on first use
 
 Every other public name of ``slim``, ``layers``, ``framework``, ``losses``,
 ``metrics`` and ``training`` is tf-slim's (``_slim_compat.DELEGATES``),
@@ -36,6 +38,7 @@ from tf1clip.contrib import losses
 from tf1clip.contrib import metrics
 from tf1clip.contrib import opt
 from tf1clip.contrib import rnn
+from tf1clip.contrib import seq2seq
 from tf1clip.contrib import slim
 from tf1clip.contrib import training
 
@@ -50,6 +53,7 @@ __all__ = [
     "metrics",
     "opt",
     "rnn",
+    "seq2seq",
     "slim",
     "training",
 ]

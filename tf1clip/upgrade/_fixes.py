@@ -51,6 +51,7 @@ _TF1CLIP_GRAPH = (
 _TF1CLIP_KERAS2 = (
     "tf1clip.contrib.rnn",
     "tf1clip.contrib.legacy_seq2seq",
+    "tf1clip.contrib.seq2seq",
     "tf1clip.contrib.cudnn_rnn",
     "tf1clip.estimator",
 ) + tuple("tf1clip.contrib.estimator." + name for name in T.CONTRIB_ESTIMATOR_HEADS)
@@ -113,7 +114,9 @@ class _Scan:
             path = resolve(aliases, dotted) or dotted
             if self.graph_use is None and path.startswith("tf1clip.contrib.") and path.endswith(_TF1CLIP_GRAPH):
                 self.graph_use = (dotted, node)
-            if self.graph_use is None and path.startswith("tf1clip.contrib.legacy_seq2seq."):
+            if self.graph_use is None and path.startswith(
+                ("tf1clip.contrib.legacy_seq2seq.", "tf1clip.contrib.seq2seq.")
+            ):
                 self.graph_use = (dotted, node)
             if self.keras_v1_use is None and (path in _TF1CLIP_KERAS2 or path.startswith(_TF1CLIP_KERAS2)):
                 self.keras_v1_use = (dotted, node)

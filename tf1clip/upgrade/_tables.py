@@ -70,7 +70,18 @@ CONTRIB_ESTIMATOR_HEADS = (
 OWN = {
     "tf.contrib": (
         "tf1clip.contrib",
-        ("cudnn_rnn", "estimator", "framework", "layers", "legacy_seq2seq", "opt", "rnn", "slim", "training"),
+        (
+            "cudnn_rnn",
+            "estimator",
+            "framework",
+            "layers",
+            "legacy_seq2seq",
+            "opt",
+            "rnn",
+            "seq2seq",
+            "slim",
+            "training",
+        ),
     ),
     "tf.contrib.estimator": ("tf1clip.contrib.estimator", ("clip_gradients_by_norm",) + CONTRIB_ESTIMATOR_HEADS),
     "tf.contrib.framework": ("tf1clip.contrib.framework", ("get_global_step", "get_or_create_global_step")),
@@ -248,6 +259,51 @@ for _path in (
     "tf.contrib.cudnn_rnn.python.ops.cudnn_rnn_ops",
 ):
     OWN[_path] = ("tf1clip.contrib.cudnn_rnn", CUDNN_CELLS)
+
+# tf.contrib.seq2seq: every public name of TF 1.15, by implementation module (tf1clip.contrib.seq2seq.<module>);
+# the implementation modules also had names the package did not export.
+SEQ2SEQ_OWN = {
+    "attention_wrapper": (
+        "AttentionMechanism",
+        "AttentionWrapper",
+        "AttentionWrapperState",
+        "BahdanauAttention",
+        "BahdanauMonotonicAttention",
+        "LuongAttention",
+        "LuongMonotonicAttention",
+        "hardmax",
+        "monotonic_attention",
+        "safe_cumprod",
+    ),
+    "basic_decoder": ("BasicDecoder", "BasicDecoderOutput"),
+    "beam_search_decoder": (
+        "BeamSearchDecoder",
+        "BeamSearchDecoderOutput",
+        "BeamSearchDecoderState",
+        "FinalBeamSearchDecoderOutput",
+        "tile_batch",
+    ),
+    "beam_search_ops": ("gather_tree",),
+    "decoder": ("Decoder", "dynamic_decode"),
+    "helper": (
+        "CustomHelper",
+        "GreedyEmbeddingHelper",
+        "Helper",
+        "InferenceHelper",
+        "SampleEmbeddingHelper",
+        "ScheduledEmbeddingTrainingHelper",
+        "ScheduledOutputTrainingHelper",
+        "TrainingHelper",
+    ),
+    "loss": ("sequence_loss",),
+}
+SEQ2SEQ_MODULE_ONLY = {"beam_search_decoder": ("gather_tree_from_array",)}
+OWN["tf.contrib.seq2seq"] = ("tf1clip.contrib.seq2seq", tuple(sorted(n for ns in SEQ2SEQ_OWN.values() for n in ns)))
+for _module, _names in SEQ2SEQ_OWN.items():
+    OWN["tf.contrib.seq2seq.python.ops." + _module] = (
+        "tf1clip.contrib.seq2seq." + _module,
+        _names + SEQ2SEQ_MODULE_ONLY.get(_module, ()),
+    )
 
 # ``tf.contrib.<key>`` modules whose tf-slim names go to ``tf1clip.contrib.<key>`` (tf-slim's port).
 SLIM_ROOTS = ("slim", "layers", "framework", "losses", "metrics", "training")
@@ -479,7 +535,7 @@ SUCCESSORS = {
     "in its docs (docs/contrib_opt.rst), not this one; use a tf.compat.v1.train optimizer instead",
     "tf.contrib.distributions": "use the tensorflow-probability package (tfp.distributions)",
     "tf.contrib.bayesflow": "use the tensorflow-probability package",
-    "tf.contrib.seq2seq": "use tensorflow-addons' tfa.seq2seq (in maintenance mode) or Keras layers",
+    "tf.contrib.seq2seq": "tf1clip.contrib.seq2seq re-creates TF 1.15's public names (docs/seq2seq.rst), not this one",
     "tf.contrib.crf": "use tensorflow-addons' tfa.text.crf (in maintenance mode)",
     "tf.contrib.image": "use tf.image or tensorflow-addons' tfa.image (in maintenance mode)",
     "tf.contrib.data": "use tf.data and tf.data.experimental",

@@ -6,7 +6,7 @@ variables and saves a checkpoint, on tf1clip it restores it; it returns the outp
 weighted sum of the float outputs with respect to every trainable variable, and the variable names.
 ``TRAIN`` cases instead run three clipped Adam steps and return the losses and the variables after them.
 
-The scheduled-sampling helpers draw whether to sample with random ops that do not depend on the loop's data, so
+The scheduled-sampling helpers and DropoutWrapper draw with random ops that do not depend on the loop's data, so
 with parallel iterations their steps may draw in any order, on TF 1.15 as on TF 2: those cases decode with
 ``parallel_iterations=1``.
 
@@ -115,10 +115,12 @@ def multi_dropout(tf, S):
     cells = [rnn_cell.DropoutWrapper(_cell(tf), output_keep_prob=0.8, seed=7), _cell(tf, "gru", V)]
     cell = rnn_cell.MultiRNNCell(cells)
     init = cell.zero_state(B, tf.float32)
-    out, state, seq_len = _basic(tf, S, S.TrainingHelper(inputs, lengths), cell, init)
+    out, state, seq_len = _basic(tf, S, S.TrainingHelper(inputs, lengths), cell, init, parallel_iterations=1)
     greedy = S.GreedyEmbeddingHelper(lambda i: tf.nn.embedding_lookup(emb, i), tf.fill([B], START), END)
     with tf.compat.v1.variable_scope(tf.compat.v1.get_variable_scope(), reuse=True):
-        g_out, g_state, g_len = _basic(tf, S, greedy, cell, init, maximum_iterations=4, impute_finished=True)
+        g_out, g_state, g_len = _basic(
+            tf, S, greedy, cell, init, maximum_iterations=4, impute_finished=True, parallel_iterations=1
+        )
     return {"out": out.rnn_output, "st1": state[1], "g_out": g_out.rnn_output, "g_ids": g_out.sample_id}, {ids: idsv}
 
 

@@ -55,8 +55,12 @@ _OWN = {
 
 __all__ = sorted(_OWN)
 
+_MODULES = frozenset(_OWN.values())
+
 
 def __getattr__(name: str) -> Any:
+    if name in _MODULES:
+        return importlib.import_module("tf1clip.contrib.seq2seq." + name)
     if name not in _OWN:
         raise AttributeError("module 'tf1clip.contrib.seq2seq' has no attribute %r" % (name,))
     value = getattr(importlib.import_module("tf1clip.contrib.seq2seq." + _OWN[name]), name)
