@@ -395,6 +395,17 @@ def _accumulated_attention(next_cell_state, beam_state, coverage_penalty_weight)
     return beam_state.accumulated_attention_probs + attention_probs
 
 
+def _top_beams(scores, batch_size, beam_width):
+    """``(scores, flat indices)`` of the ``beam_width`` best continuations of each batch entry."""
+    static_batch_size = tf.get_static_value(batch_size)
+    scores_flat = tf.reshape(scores, [batch_size, -1])
+    next_beam_size = tf.convert_to_tensor(beam_width, dtype=tf.int32, name="beam_width")
+    next_beam_scores, word_indices = tf.nn.top_k(scores_flat, k=next_beam_size)
+    next_beam_scores.set_shape([static_batch_size, beam_width])
+    word_indices.set_shape([static_batch_size, beam_width])
+    return next_beam_scores, word_indices
+
+
 def _beam_search_step(
     time,
     logits,
@@ -407,7 +418,6 @@ def _beam_search_step(
     coverage_penalty_weight,
 ):
     """The new beams: top ``beam_width`` of every beam's continuations by (penalized) total log probability."""
-    static_batch_size = tf.get_static_value(batch_size)
     previously_finished = beam_state.finished
     step_log_probs = _mask_probs(tf.nn.log_softmax(logits), end_token, previously_finished)
     total_probs = tf.expand_dims(beam_state.log_probs, 2) + step_log_probs
@@ -422,11 +432,7 @@ def _beam_search_step(
         finished=previously_finished,
         accumulated_attention_probs=accumulated_attention_probs,
     )
-    scores_flat = tf.reshape(scores, [batch_size, -1])
-    next_beam_size = tf.convert_to_tensor(beam_width, dtype=tf.int32, name="beam_width")
-    next_beam_scores, word_indices = tf.nn.top_k(scores_flat, k=next_beam_size)
-    next_beam_scores.set_shape([static_batch_size, beam_width])
-    word_indices.set_shape([static_batch_size, beam_width])
+    next_beam_scores, word_indices = _top_beams(scores, batch_size, beam_width)
 
     def gather(gather_from, range_size, gather_shape, name=None):
         return _tensor_gather_helper(next_beam_ids, gather_from, batch_size, range_size, gather_shape, name=name)
