@@ -31,6 +31,7 @@ CONVERTED = {
     "framework.nest": ("nest", "nest.flatten([1])"),
     "rnn": ("rnn", "rnn.LSTMCell(4)"),
     "legacy_seq2seq": ("s2s", "s2s.sequence_loss_by_example"),
+    "seq2seq": ("s2s", "s2s.sequence_loss"),
     "estimator": ("est", "est.clip_gradients_by_norm(tf.train.GradientDescentOptimizer(0.1), 1.0)"),
     "gan": ("tfgan", "tfgan.losses.wasserstein_generator_loss"),
     "cudnn_rnn": ("cudnn_rnn", "cudnn_rnn.CudnnCompatibleLSTMCell(4)"),
@@ -44,7 +45,7 @@ CONVERTED = {
 # alias bindings with a use that nothing converts
 UNCONVERTED = {
     "member without successor": "mp = tf.contrib.mixed_precision\nx = mp.LossScaleManager\n",
-    "module without successor": "s2s = tf.contrib.seq2seq\nx = s2s.sequence_loss\n",
+    "module without successor": "q = tf.contrib.quantize\nx = q.create_training_graph\n",
     "module passed on": "mp = tf.contrib.mixed_precision\nx = mp.FixedLossScaleManager(1.0)\nprint(mp)\n",
     "name bound twice": "def f():\n    mp = tf.contrib.mixed_precision\n    return mp.FixedLossScaleManager(1.0)\n"
     "def g():\n    mp = tf.contrib.mixed_precision\n    return mp.FixedLossScaleManager(2.0)\n",
