@@ -57,6 +57,24 @@ def _extra():
     return found
 
 
+INITIALIZED = ("attention_g", "attention_b", "attention_score_bias")
+INITIAL_CASES = ("bahdanau_normalize", "bahdanau_monotonic_recursive", "luong_scale", "luong_monotonic_parallel")
+
+
+def _initial_values(M):
+    """The initial values of the variables TF 1.15 initialized to constants, by case (nothing restored)."""
+    v1 = tf.compat.v1
+    found = {}
+    for name in INITIAL_CASES:
+        with tf.Graph().as_default():
+            getattr(cases, name)(tf, M)
+            variables = [v for v in v1.global_variables() if v.op.name.rsplit("/", 1)[-1] in INITIALIZED]
+            with v1.Session() as sess:
+                sess.run(v1.variables_initializer(variables))
+                found[name] = {v.op.name: sess.run(v).tolist() for v in variables}
+    return found
+
+
 def main(out_path):
     tf.compat.v1.disable_eager_execution()
     M = types.SimpleNamespace(s2s=seq2seq)
@@ -68,6 +86,7 @@ def main(out_path):
             results["cases"][name] = {"error": traceback.format_exc()}
     results["checks"] = cases.run_checks(tf, M)
     results["extra"] = _extra()
+    results["initial"] = _initial_values(M)
     with open(out_path, "w") as f:
         json.dump(results, f)
 

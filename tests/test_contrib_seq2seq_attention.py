@@ -3,9 +3,10 @@
 tests/data/tf115_seq2seq/attention/make_refs.py ran each model of attention_cases.py once on TF 1.15.5 with
 tf.contrib.seq2seq (every mechanism: plain, normalize/scale, monotonic parallel/recursive/hard/noise; alignment
 history; attention_layer_size None/int/list; two mechanisms over MultiRNNCell/ResidualWrapper/DropoutWrapper;
-initial_cell_state, clone, cell_input_fn, a custom attention_layer, output_attention=False; a hand-written
-tf.while_loop; hardmax, safe_cumprod, monotonic_attention), saved its variables (ckpt/) and recorded outputs,
-gradients and the errors of bad inputs (refs.json). One subprocess (tests/_seq2seq_attention_worker.py, Keras 2)
+initial_cell_state, clone, cell_input_fn, a custom attention_layer, output_attention=False; unknown batch size and
+memory length; a hand-written tf.while_loop; decoders sharing variables; float64; hardmax, safe_cumprod,
+monotonic_attention), saved its variables
+(ckpt/) and recorded outputs, gradients and the errors of bad inputs (refs.json). One subprocess (tests/_seq2seq_attention_worker.py, Keras 2)
 builds the same models with tf1clip.contrib.seq2seq, restores those checkpoints by variable name and records the
 same values; every case must have exactly TF 1.15's variables, outputs and gradients (rtol 1e-5) and errors.
 """
@@ -18,6 +19,7 @@ import sys
 
 import numpy as np
 import pytest
+import tensorflow as tf
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -92,6 +94,22 @@ def test_variable_names_are_tf115s():
         "b/attention_wrapper/my_attention/kernel",
     ):
         assert name in names, name
+
+
+def test_initial_values_are_tf115s(actual):
+    """attention_g (Bahdanau: sqrt(1/num_units), Luong: 1), attention_b (0) and attention_score_bias
+    (score_bias_init) start where TF 1.15's did (its checkpoints hold its initial values)."""
+    assert sorted(actual["initial"]) == [
+        "bahdanau_monotonic_recursive",
+        "bahdanau_normalize",
+        "luong_monotonic_parallel",
+        "luong_scale",
+    ]
+    for case, values in actual["initial"].items():
+        reader = tf.train.load_checkpoint(os.path.join(DATA, "ckpt", case))
+        assert values, case
+        for name, value in values.items():
+            np.testing.assert_allclose(value, reader.get_tensor(name), rtol=1e-7, err_msg=case + " " + name)
 
 
 def _message(text):

@@ -45,7 +45,7 @@ CONVERTED = {
 # alias bindings with a use that nothing converts
 UNCONVERTED = {
     "member without successor": "mp = tf.contrib.mixed_precision\nx = mp.LossScaleManager\n",
-    "module without successor": "q = tf.contrib.quantize\nx = q.create_training_graph\n",
+    "module without successor": "bf = tf.contrib.bayesflow\nx = bf.monte_carlo\n",
     "module passed on": "mp = tf.contrib.mixed_precision\nx = mp.FixedLossScaleManager(1.0)\nprint(mp)\n",
     "name bound twice": "def f():\n    mp = tf.contrib.mixed_precision\n    return mp.FixedLossScaleManager(1.0)\n"
     "def g():\n    mp = tf.contrib.mixed_precision\n    return mp.FixedLossScaleManager(2.0)\n",

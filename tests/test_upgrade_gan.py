@@ -134,7 +134,7 @@ def test_upgraded_tfprof_and_hparams_targets_import():
     for module in ("tf1clip.contrib.tfprof.model_analyzer", "tf1clip.contrib.tfprof.tfprof_logger"):
         importlib.import_module(module)
     for contrib in ("tf.contrib.tfprof", "tf.contrib.tfprof.model_analyzer", "tf.contrib.tfprof.tfprof_logger"):
-        module, names = _tables.OWN[contrib]
+        module, names = _tables.own()[contrib]
         target = importlib.import_module(module)
         assert all(hasattr(target, n) for n in names), contrib
 

@@ -1,7 +1,6 @@
 """tf1clip-upgrade's rules on small sources: the tf-slim family, flags, contrib rnn, mixed precision,
 module objects, one report per symbol."""
 
-import ast
 import importlib
 import math
 import os
@@ -11,6 +10,7 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
+from tf1clip.contrib import _manifest
 from tf1clip.upgrade import _slim_names
 from tf1clip.upgrade import _tables
 from tf1clip.upgrade import upgrade_source
@@ -38,24 +38,15 @@ def test_slim_table_is_the_installed_tf_slims_public_names():
     assert _slimgen.generate() == (_slim_names.MODULES, _slim_names.NAMES)
 
 
-# Modules whose import needs Keras 2 (tests/test_contrib_rnn.py imports and runs them): checked by their __all__.
+# Modules whose import needs Keras 2: checked by their manifest names (tests/test_manifest.py imports them and
+# checks their __all__ against the manifest).
 KERAS2_MODULES = ("tf1clip.contrib.legacy_seq2seq", "tf1clip.contrib.cudnn_rnn")
 
 
-def _static_all(module):
-    path = os.path.join(ROOT, *module.split(".")) + ".py"
-    with open(path) as f:
-        tree = ast.parse(f.read())
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == ["__all__"]:
-            return set(ast.literal_eval(node.value))
-    raise AssertionError("no __all__ in " + path)
-
-
 def test_tf1clips_own_targets_exist():
-    for contrib, (module, names) in _tables.OWN.items():
+    for contrib, (module, names) in _tables.own().items():
         if module in KERAS2_MODULES:
-            assert set(names) <= _static_all(module), contrib
+            assert set(names) <= set(_manifest.names(module)), contrib
             continue
         target = importlib.import_module(module)
         for name in names:

@@ -19,49 +19,18 @@ fixed (docs/contrib.rst):
 * ``opt.clip_gradients_by_global_norm``
 * ``framework.get_global_step``, ``framework.get_or_create_global_step``
 * ``rnn`` (the cells and functions TF 2 dropped), ``legacy_seq2seq``, ``cudnn_rnn`` (the
-  cuDNN-compatible cells), re-created on ``tf.compat.v1.nn.rnn_cell`` (docs/rnn.rst); ``legacy_seq2seq``
-  and ``cudnn_rnn`` are imported on first use (they need Keras 2)
-* ``seq2seq``: all of TF 1.15's ``tf.contrib.seq2seq`` (decoders, helpers, beam search, attention,
-  ``sequence_loss``), re-created on ``tf.compat.v1.nn.rnn_cell`` (docs/seq2seq.rst); its names resolve on first use
+  cuDNN-compatible cells), re-created on ``tf.compat.v1.nn.rnn_cell`` (docs/rnn.rst; they need Keras 2)
 
 Every other public name of ``slim``, ``layers``, ``framework``, ``losses``,
 ``metrics`` and ``training`` is tf-slim's (``_slim_compat.DELEGATES``),
 imported and patched for TF 2 on first use (docs/slim.rst); ``gan`` is
-TF-GAN's (docs/gan.rst). Importing ``tf1clip.contrib`` imports neither.
+TF-GAN's (docs/gan.rst). Importing ``tf1clip.contrib`` imports none of its modules (nor TensorFlow):
+each is imported on first use. The names and where they come from are ``tf1clip.contrib._manifest``'s.
 """
 
-from tf1clip.contrib import estimator
-from tf1clip.contrib import framework
-from tf1clip.contrib import gan
-from tf1clip.contrib import layers
-from tf1clip.contrib import losses
-from tf1clip.contrib import metrics
-from tf1clip.contrib import opt
-from tf1clip.contrib import rnn
-from tf1clip.contrib import seq2seq
-from tf1clip.contrib import slim
-from tf1clip.contrib import training
+from tf1clip.contrib import _manifest
 
-__all__ = [
-    "cudnn_rnn",
-    "estimator",
-    "framework",
-    "gan",
-    "layers",
-    "legacy_seq2seq",
-    "losses",
-    "metrics",
-    "opt",
-    "rnn",
-    "seq2seq",
-    "slim",
-    "training",
-]
+__all__ = list(_manifest.names("tf1clip.contrib"))
 
-
-def __getattr__(name):
-    if name in ("cudnn_rnn", "legacy_seq2seq"):
-        import importlib
-
-        return importlib.import_module("tf1clip.contrib." + name)
-    raise AttributeError("module 'tf1clip.contrib' has no attribute %r" % (name,))
+__getattr__ = _manifest.module_getattr("tf1clip.contrib", globals())
+__dir__ = _manifest.module_dir("tf1clip.contrib", globals())

@@ -16,8 +16,9 @@ whose layout only the cuDNN kernels (GPU, TF 1.x) define; they are not re-create
 from tf1clip._tf import tf
 from tf1clip.contrib.rnn import _base
 from tf1clip.contrib.rnn.lstm_ops import LSTMBlockCell
+from tf1clip.contrib import _manifest
 
-__all__ = ["CudnnCompatibleGRUCell", "CudnnCompatibleLSTMCell", "CudnnGRU", "CudnnLSTM", "CudnnRNNRelu", "CudnnRNNTanh"]
+__all__ = list(_manifest.names("tf1clip.contrib.cudnn_rnn"))
 
 v1 = tf.compat.v1
 

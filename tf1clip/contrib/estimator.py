@@ -24,22 +24,14 @@ Importing this module needs only TensorFlow; the heads and Estimators import ``t
 from typing import Any, List
 
 from tf1clip._tf import tf
-from tf1clip.optimizer import clip_gradients_by_norm
+from tf1clip.contrib import _manifest
+from tf1clip.optimizer import clip_gradients_by_norm  # noqa: F401
 
 SUM_OVER_BATCH_SIZE = "weighted_sum_over_batch_size"  # tf.compat.v1.losses.Reduction.SUM_OVER_BATCH_SIZE
 
 _ESTIMATORS = ("DNNEstimator", "DNNLinearCombinedEstimator", "LinearEstimator")
 
-__all__ = [
-    "clip_gradients_by_norm",
-    "regression_head",
-    "poisson_regression_head",
-    "logistic_regression_head",
-    "binary_classification_head",
-    "multi_class_head",
-    "multi_label_head",
-    "multi_head",
-]
+__all__ = list(_manifest.names("tf1clip.contrib.estimator"))
 
 
 def _estimator(name: str) -> Any:

@@ -12,8 +12,9 @@ from typing import Any, Optional
 
 from tf1clip._tf import tf
 from tf1clip.contrib import _slim_compat
+from tf1clip.contrib import _manifest
 
-__all__ = ["get_global_step", "get_or_create_global_step"]
+__all__ = list(_manifest.names("tf1clip.contrib.framework"))
 
 _v1 = tf.compat.v1
 

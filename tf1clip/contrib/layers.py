@@ -18,14 +18,9 @@ from tf1clip._tf import tf
 from tf1clip.contrib import _common
 from tf1clip.contrib import _slim_compat
 from tf1clip.contrib import framework
+from tf1clip.contrib import _manifest
 
-__all__ = [
-    "OPTIMIZER_CLS_NAMES",
-    "OPTIMIZER_SUMMARIES",
-    "adaptive_clipping_fn",
-    "embed_sequence",
-    "optimize_loss",
-]
+__all__ = list(_manifest.names("tf1clip.contrib.layers"))
 
 _v1 = tf.compat.v1
 _V1Optimizer = _v1.train.Optimizer

@@ -17,22 +17,9 @@ from tf1clip._tf import tf
 from tf1clip.contrib.rnn import _base
 from tf1clip.contrib.rnn.core_rnn_cell import EmbeddingWrapper
 from tf1clip.contrib.rnn.core_rnn_cell import OutputProjectionWrapper
+from tf1clip.contrib import _manifest
 
-__all__ = [
-    "attention_decoder",
-    "basic_rnn_seq2seq",
-    "embedding_attention_decoder",
-    "embedding_attention_seq2seq",
-    "embedding_rnn_decoder",
-    "embedding_rnn_seq2seq",
-    "embedding_tied_rnn_seq2seq",
-    "model_with_buckets",
-    "one2many_rnn_seq2seq",
-    "rnn_decoder",
-    "sequence_loss",
-    "sequence_loss_by_example",
-    "tied_rnn_seq2seq",
-]
+__all__ = list(_manifest.names("tf1clip.contrib.legacy_seq2seq"))
 
 v1 = tf.compat.v1
 Linear = _base.Linear

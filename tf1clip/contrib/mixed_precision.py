@@ -16,8 +16,9 @@ import math
 
 from tf1clip import _tf
 from tf1clip._tf import tf
+from tf1clip.contrib import _manifest
 
-__all__ = ["ExponentialUpdateLossScale"]
+__all__ = list(_manifest.names("tf1clip.contrib.mixed_precision"))
 
 
 def _all_finite(grads):

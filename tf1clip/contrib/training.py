@@ -20,17 +20,10 @@ from tf1clip._tf import tf
 from tf1clip.contrib import _common
 from tf1clip.contrib import _slim_compat
 from tf1clip.contrib import framework
-from tf1clip.contrib._hparams import HParams
+from tf1clip.contrib import _manifest
+from tf1clip.contrib._hparams import HParams  # noqa: F401
 
-__all__ = [
-    "HParams",
-    "add_gradients_summaries",
-    "clip_gradient_norms",
-    "clip_gradient_norms_fn",
-    "create_train_op",
-    "multiply_gradients",
-    "train",
-]
+__all__ = list(_manifest.names("tf1clip.contrib.training"))
 
 _v1 = tf.compat.v1
 

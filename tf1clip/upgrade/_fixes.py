@@ -3,11 +3,11 @@
 import ast
 import importlib.util
 
+from tf1clip.contrib import _manifest
 from tf1clip.upgrade._astutil import chains
 from tf1clip.upgrade._astutil import collect_aliases
 from tf1clip.upgrade._astutil import dotted as dotted_name
 from tf1clip.upgrade._astutil import resolve
-from tf1clip.upgrade import _tables as T
 from tf1clip.upgrade._tables import ERROR
 from tf1clip.upgrade._tables import ESTIMATOR_INSTALL
 from tf1clip.upgrade._tables import INFO
@@ -33,31 +33,20 @@ _GRAPH_SYMBOLS = frozenset(
         "tables_initializer",
     ]
 )
-# tf1clip.contrib members (after aliases) that build TF 1 graph code: collections, train ops, loops.
-_TF1CLIP_GRAPH = (
-    "learning.train",
-    "training.train",
-    "create_train_op",
-    "optimize_loss",
-    "get_variables_to_restore",
-    "assign_from_checkpoint_fn",
-    "get_model_variables",
-    "gan.gan_model",
-    "gan.gan_train_ops",
-    "gan.gan_train",
-)
-# tf1clip modules built on Keras 2: contrib's on tf.compat.v1.nn.rnn_cell (legacy_seq2seq builds TF 1 graph
-# code too), and the Estimator's canned estimators and feature columns.
-_TF1CLIP_KERAS2 = (
-    "tf1clip.contrib.rnn",
-    "tf1clip.contrib.legacy_seq2seq",
-    "tf1clip.contrib.seq2seq",
-    "tf1clip.contrib.cudnn_rnn",
-    "tf1clip.estimator",
-) + tuple("tf1clip.contrib.estimator." + name for name in T.CONTRIB_ESTIMATOR_HEADS)
+# tf1clip modules built on Keras 2 besides the contrib ones (``_manifest.keras2_targets()``): the Estimator's
+# canned estimators and feature columns.
+_KERAS2_MODULES = ("tf1clip.estimator",)
 _MODE_CALLS = ("disable_eager_execution", "disable_v2_behavior", "enable_eager_execution")
 _LEGACY_KERAS_VAR = "TF_USE_LEGACY_KERAS"
 _NOTEBOOK_NEWLINE = "###==="  # how tensorflow.tools.compatibility.ipynb encodes a newline in a line
+
+
+def _builds_graph(path):
+    """Whether the tf1clip ``path`` builds TF 1 graph code (``_manifest``'s graph rows and routed names)."""
+    if not path.startswith("tf1clip.contrib."):
+        return False
+    own = _manifest.graph_targets()
+    return path in own or path.startswith(tuple(p + "." for p in own)) or path.endswith(_manifest.ROUTED_GRAPH)
 
 
 def _first_line(stmt):
@@ -112,13 +101,9 @@ class _Scan:
             if dotted.split(".")[0] == "tf1clip":
                 self.tf1clip_uses.append(dotted)
             path = resolve(aliases, dotted) or dotted
-            if self.graph_use is None and path.startswith("tf1clip.contrib.") and path.endswith(_TF1CLIP_GRAPH):
+            if self.graph_use is None and _builds_graph(path):
                 self.graph_use = (dotted, node)
-            if self.graph_use is None and path.startswith(
-                ("tf1clip.contrib.legacy_seq2seq.", "tf1clip.contrib.seq2seq.")
-            ):
-                self.graph_use = (dotted, node)
-            if self.keras_v1_use is None and (path in _TF1CLIP_KERAS2 or path.startswith(_TF1CLIP_KERAS2)):
+            if self.keras_v1_use is None and path.startswith(_manifest.keras2_targets() + _KERAS2_MODULES):
                 self.keras_v1_use = (dotted, node)
             if dotted.endswith(_MODE_CALLS):
                 self.mode_call = True

@@ -3,6 +3,7 @@
 import dataclasses
 from typing import Dict, List, NamedTuple, Optional, Sequence
 
+from tf1clip.contrib import _manifest
 from tf1clip.upgrade._tables import ERROR, GAN_EXTRA, INFO, SLIM_EXTRA, WARNING
 
 
@@ -96,10 +97,11 @@ def summary(results: Sequence[FileResult]) -> str:
             ),
         ]
         lines += ["  %s: %s\n" % (name, "; ".join(added[name])) for name in sorted(added)]
-    for package, extra in (("tf-slim", SLIM_EXTRA), ("TF-GAN", GAN_EXTRA)):
+    for package, extra, name in (("tf-slim", SLIM_EXTRA, "slim"), ("TF-GAN", GAN_EXTRA, "gan")):
         routed = sorted(r.input for r in files if any(extra in e.message for e in r.log if e.severity == INFO))
         if routed:
-            lines += [RULE, "Routed to %s, which these files now need (pip install '%s'):\n" % (package, extra)]
+            install = _manifest.install_line([name])
+            lines += [RULE, "Routed to %s, which these files now need (%s):\n" % (package, install)]
             lines += ["  %s\n" % name for name in routed]
     for result in sorted(files, key=lambda r: r.input):
         if result.issues:

@@ -14,7 +14,7 @@ def lookup(path):
     table = T.provided()
     if path in table:
         target = table[path][0]
-        return target, (T.extra_for(target) if path not in T.OWN else None)  # a module only a successor provides
+        return target, (T.extra_for(target) if path not in T.own() else None)  # a module only a successor provides
     module, _, name = path.rpartition(".")
     if module in table and name in table[module][1]:
         target = table[module][0] + "." + name

@@ -2,6 +2,7 @@
 
 import functools
 
+from tf1clip.contrib import _manifest
 from tf1clip.upgrade import _gan_names
 from tf1clip.upgrade import _slim_names
 
@@ -15,180 +16,6 @@ INFO, WARNING, ERROR = "INFO", "WARNING", "ERROR"  # the strings ast_edits uses
 
 SLIM_EXTRA = "tf1clip[slim]"
 GAN_EXTRA = "tf1clip[gan]"
-
-# tf.contrib.opt names from the wrappers / distributed / SciPy groups (opt2).
-OPT2_NAMES = (
-    "DropStaleGradientOptimizer",
-    "ElasticAverageCustomGetter",
-    "ElasticAverageOptimizer",
-    "ExternalOptimizerInterface",
-    "GLOBAL_VARIABLE_NAME",
-    "LOCAL_VARIABLE_NAME",
-    "ModelAverageCustomGetter",
-    "ModelAverageOptimizer",
-    "MovingAverageOptimizer",
-    "MultitaskOptimizerWrapper",
-    "ScipyOptimizerInterface",
-    "VariableClippingOptimizer",
-)
-
-# opt1 names: tf.contrib.opt's optimizers (docs/contrib_opt.rst)
-_OPT1_NAMES = (
-    "LazyAdamOptimizer",
-    "NadamOptimizer",
-    "AdaMaxOptimizer",
-    "AdamGSOptimizer",
-    "LazyAdamGSOptimizer",
-    "AdamWOptimizer",
-    "MomentumWOptimizer",
-    "DecoupledWeightDecayExtension",
-    "extend_with_decoupled_weight_decay",
-    "PowerSignOptimizer",
-    "AddSignOptimizer",
-    "LARSOptimizer",
-    "RegAdagradOptimizer",
-    "AGNOptimizer",
-    "AGNCustomGetter",
-    "GGTOptimizer",
-    "ShampooOptimizer",
-)
-# end opt1 names
-
-# tf.contrib.estimator's heads, which tf1clip.contrib.estimator re-creates (they need tensorflow-estimator).
-CONTRIB_ESTIMATOR_HEADS = (
-    "binary_classification_head",
-    "logistic_regression_head",
-    "multi_class_head",
-    "multi_head",
-    "multi_label_head",
-    "poisson_regression_head",
-    "regression_head",
-)
-
-# tf1clip's own contrib drop-ins: contrib module (as tf_upgrade_v2 spells it) -> (tf1clip
-# module, the members tf1clip itself implements). tests/test_upgrade_rules.py checks each exists.
-OWN = {
-    "tf.contrib": (
-        "tf1clip.contrib",
-        (
-            "cudnn_rnn",
-            "estimator",
-            "framework",
-            "layers",
-            "legacy_seq2seq",
-            "opt",
-            "rnn",
-            "seq2seq",
-            "slim",
-            "training",
-        ),
-    ),
-    "tf.contrib.estimator": ("tf1clip.contrib.estimator", ("clip_gradients_by_norm",) + CONTRIB_ESTIMATOR_HEADS),
-    "tf.contrib.framework": ("tf1clip.contrib.framework", ("get_global_step", "get_or_create_global_step")),
-    "tf.contrib.layers": (
-        "tf1clip.contrib.layers",
-        ("OPTIMIZER_CLS_NAMES", "OPTIMIZER_SUMMARIES", "adaptive_clipping_fn", "embed_sequence", "optimize_loss"),
-    ),
-    "tf.contrib.layers.python.layers.encoders": ("tf1clip.contrib.layers", ("embed_sequence",)),
-    "tf.contrib.layers.python.layers.optimizers": (
-        "tf1clip.contrib.layers",
-        ("OPTIMIZER_CLS_NAMES", "OPTIMIZER_SUMMARIES", "adaptive_clipping_fn", "optimize_loss"),
-    ),
-    "tf.contrib.opt": ("tf1clip.contrib.opt", ("clip_gradients_by_global_norm",) + OPT2_NAMES + _OPT1_NAMES),
-    # opt2 rows: contrib.opt's implementation modules (TF 1 code imported them too)
-    "tf.contrib.opt.python.training.multitask_optimizer_wrapper": (
-        "tf1clip.contrib.opt",
-        ("MultitaskOptimizerWrapper", "clip_gradients_by_global_norm"),
-    ),
-    "tf.contrib.opt.python.training.moving_average_optimizer": ("tf1clip.contrib.opt", ("MovingAverageOptimizer",)),
-    "tf.contrib.opt.python.training.variable_clipping_optimizer": (
-        "tf1clip.contrib.opt",
-        ("VariableClippingOptimizer",),
-    ),
-    "tf.contrib.opt.python.training.drop_stale_gradient_optimizer": (
-        "tf1clip.contrib.opt",
-        ("DropStaleGradientOptimizer",),
-    ),
-    "tf.contrib.opt.python.training.elastic_average_optimizer": (
-        "tf1clip.contrib.opt",
-        ("ElasticAverageCustomGetter", "ElasticAverageOptimizer", "GLOBAL_VARIABLE_NAME", "LOCAL_VARIABLE_NAME"),
-    ),
-    "tf.contrib.opt.python.training.model_average_optimizer": (
-        "tf1clip.contrib.opt",
-        ("ModelAverageCustomGetter", "ModelAverageOptimizer", "GLOBAL_VARIABLE_NAME"),
-    ),
-    "tf.contrib.opt.python.training.external_optimizer": (
-        "tf1clip.contrib.opt",
-        ("ExternalOptimizerInterface", "ScipyOptimizerInterface"),
-    ),
-    # end opt2 rows
-    # opt1 names: contrib.opt's own module paths ("from tensorflow.contrib.opt.python.training.X import Y")
-    "tf.contrib.opt.python.training.lazy_adam_optimizer": ("tf1clip.contrib.opt", ("LazyAdamOptimizer",)),
-    "tf.contrib.opt.python.training.nadam_optimizer": ("tf1clip.contrib.opt", ("NadamOptimizer",)),
-    "tf.contrib.opt.python.training.adamax": ("tf1clip.contrib.opt", ("AdaMaxOptimizer",)),
-    "tf.contrib.opt.python.training.adam_gs_optimizer": ("tf1clip.contrib.opt", ("AdamGSOptimizer",)),
-    "tf.contrib.opt.python.training.lazy_adam_gs_optimizer": ("tf1clip.contrib.opt", ("LazyAdamGSOptimizer",)),
-    "tf.contrib.opt.python.training.weight_decay_optimizers": (
-        "tf1clip.contrib.opt",
-        ("AdamWOptimizer", "MomentumWOptimizer", "DecoupledWeightDecayExtension", "extend_with_decoupled_weight_decay"),
-    ),
-    "tf.contrib.opt.python.training.powersign": ("tf1clip.contrib.opt", ("PowerSignOptimizer",)),
-    "tf.contrib.opt.python.training.addsign": ("tf1clip.contrib.opt", ("AddSignOptimizer",)),
-    "tf.contrib.opt.python.training.sign_decay": (
-        "tf1clip.contrib.opt.sign_decay",
-        ("get_linear_decay_fn", "get_cosine_decay_fn", "get_restart_decay_fn"),
-    ),
-    "tf.contrib.opt.python.training.lars_optimizer": ("tf1clip.contrib.opt", ("LARSOptimizer",)),
-    "tf.contrib.opt.python.training.reg_adagrad_optimizer": ("tf1clip.contrib.opt", ("RegAdagradOptimizer",)),
-    "tf.contrib.opt.python.training.agn_optimizer": ("tf1clip.contrib.opt", ("AGNOptimizer", "AGNCustomGetter")),
-    "tf.contrib.opt.python.training.ggt": ("tf1clip.contrib.opt", ("GGTOptimizer",)),
-    "tf.contrib.opt.python.training.shampoo": ("tf1clip.contrib.opt", ("ShampooOptimizer",)),
-    # end opt1 names
-    "tf.contrib.slim": ("tf1clip.contrib.slim", ("learning", "get_global_step", "get_or_create_global_step")),
-    "tf.contrib.slim.learning": (
-        "tf1clip.contrib.slim.learning",
-        ("add_gradients_summaries", "clip_gradient_norms", "create_train_op", "multiply_gradients"),
-    ),
-    "tf.contrib.training": (
-        "tf1clip.contrib.training",
-        (
-            "HParams",
-            "add_gradients_summaries",
-            "clip_gradient_norms",
-            "clip_gradient_norms_fn",
-            "create_train_op",
-            "multiply_gradients",
-        ),
-    ),
-    "tf.contrib.training.python.training.hparam": ("tf1clip.contrib.training", ("HParams",)),
-    "tf.contrib.tfprof": ("tf1clip.contrib.tfprof", ("model_analyzer", "tfprof_logger")),
-    "tf.contrib.tfprof.model_analyzer": (
-        "tf1clip.contrib.tfprof.model_analyzer",
-        (
-            "ALL_ADVICE",
-            "FLOAT_OPS_OPTIONS",
-            "PRINT_ALL_TIMING_MEMORY",
-            "Profiler",
-            "TRAINABLE_VARS_PARAMS_STAT_OPTIONS",
-            "advise",
-            "print_model_analysis",
-        ),
-    ),
-    "tf.contrib.tfprof.tfprof_logger": (
-        "tf1clip.contrib.tfprof.tfprof_logger",
-        ("TRAINABLE_VARIABLES", "write_op_log"),
-    ),
-    "tf.contrib.training.python.training.training": (
-        "tf1clip.contrib.training",
-        (
-            "add_gradients_summaries",
-            "clip_gradient_norms",
-            "clip_gradient_norms_fn",
-            "create_train_op",
-            "multiply_gradients",
-        ),
-    ),
-}
 
 # tf.contrib.gan modules (TF 1.13's, and their implementation modules) -> the tf1clip.contrib.gan
 # namespace that routes their names to TF-GAN (``_gan_names``: TF-GAN 2.1.0's public names).
@@ -219,94 +46,20 @@ GAN_MODULES = {
 
 def extra_for(target):
     """The extra a tf1clip path routed to a successor package needs (``tf1clip[gan]`` or ``tf1clip[slim]``)."""
-    return GAN_EXTRA if target == "tf1clip.contrib.gan" or target.startswith("tf1clip.contrib.gan.") else SLIM_EXTRA
+    route = _manifest.route_of(target)
+    return GAN_EXTRA if route is not None and route.extra == "gan" else SLIM_EXTRA
 
 
-# tf.contrib.rnn, legacy_seq2seq and cudnn_rnn: the names tf1clip re-creates, by contrib module (the package and
-# the implementation modules TF 1 code also imported from). tf.contrib.rnn's other members that TF 2 kept go to
-# tf.compat.v1.nn.rnn_cell (RNN_CELLS, rnn_target).
-RNN_OWN = {
-    "core_rnn_cell": ("EmbeddingWrapper", "InputProjectionWrapper", "OutputProjectionWrapper"),
-    "rnn_cell": ("AttentionCellWrapper", "HighwayWrapper", "IntersectionRNNCell", "LayerNormBasicLSTMCell"),
-    "lstm_ops": ("LSTMBlockCell",),
-    "gru_ops": ("GRUBlockCell", "GRUBlockCellV2"),
-    "rnn": ("stack_bidirectional_dynamic_rnn", "stack_bidirectional_rnn"),
-}
-LEGACY_SEQ2SEQ = (
-    "attention_decoder",
-    "basic_rnn_seq2seq",
-    "embedding_attention_decoder",
-    "embedding_attention_seq2seq",
-    "embedding_rnn_decoder",
-    "embedding_rnn_seq2seq",
-    "embedding_tied_rnn_seq2seq",
-    "model_with_buckets",
-    "one2many_rnn_seq2seq",
-    "rnn_decoder",
-    "sequence_loss",
-    "sequence_loss_by_example",
-    "tied_rnn_seq2seq",
-)
-CUDNN_CELLS = ("CudnnCompatibleGRUCell", "CudnnCompatibleLSTMCell")
-OWN["tf.contrib.rnn"] = ("tf1clip.contrib.rnn", tuple(sorted(n for names in RNN_OWN.values() for n in names)))
-for _module, _names in RNN_OWN.items():
-    OWN["tf.contrib.rnn.python.ops." + _module] = ("tf1clip.contrib.rnn", _names)
-for _path in ("tf.contrib.legacy_seq2seq", "tf.contrib.legacy_seq2seq.python.ops.seq2seq"):
-    OWN[_path] = ("tf1clip.contrib.legacy_seq2seq", LEGACY_SEQ2SEQ)
-for _path in (
-    "tf.contrib.cudnn_rnn",
-    "tf.contrib.cudnn_rnn.python.layers.cudnn_rnn",
-    "tf.contrib.cudnn_rnn.python.ops.cudnn_rnn_ops",
-):
-    OWN[_path] = ("tf1clip.contrib.cudnn_rnn", CUDNN_CELLS)
+def own():
+    """tf1clip's own contrib drop-ins: ``{contrib module (tf_upgrade_v2's spelling): (tf1clip module, names)}``.
 
-# tf.contrib.seq2seq: every public name of TF 1.15, by implementation module (tf1clip.contrib.seq2seq.<module>);
-# the implementation modules also had names the package did not export.
-SEQ2SEQ_OWN = {
-    "attention_wrapper": (
-        "AttentionMechanism",
-        "AttentionWrapper",
-        "AttentionWrapperState",
-        "BahdanauAttention",
-        "BahdanauMonotonicAttention",
-        "LuongAttention",
-        "LuongMonotonicAttention",
-        "hardmax",
-        "monotonic_attention",
-        "safe_cumprod",
-    ),
-    "basic_decoder": ("BasicDecoder", "BasicDecoderOutput"),
-    "beam_search_decoder": (
-        "BeamSearchDecoder",
-        "BeamSearchDecoderOutput",
-        "BeamSearchDecoderState",
-        "FinalBeamSearchDecoderOutput",
-        "tile_batch",
-    ),
-    "beam_search_ops": ("gather_tree",),
-    "decoder": ("Decoder", "dynamic_decode"),
-    "helper": (
-        "CustomHelper",
-        "GreedyEmbeddingHelper",
-        "Helper",
-        "InferenceHelper",
-        "SampleEmbeddingHelper",
-        "ScheduledEmbeddingTrainingHelper",
-        "ScheduledOutputTrainingHelper",
-        "TrainingHelper",
-    ),
-    "loss": ("sequence_loss",),
-}
-SEQ2SEQ_MODULE_ONLY = {"beam_search_decoder": ("gather_tree_from_array",)}
-OWN["tf.contrib.seq2seq"] = ("tf1clip.contrib.seq2seq", tuple(sorted(n for ns in SEQ2SEQ_OWN.values() for n in ns)))
-for _module, _names in SEQ2SEQ_OWN.items():
-    OWN["tf.contrib.seq2seq.python.ops." + _module] = (
-        "tf1clip.contrib.seq2seq." + _module,
-        _names + SEQ2SEQ_MODULE_ONLY.get(_module, ()),
-    )
+    Derived from ``tf1clip.contrib._manifest.ROWS``; tests/test_upgrade_rules.py checks each name exists.
+    """
+    return _manifest.own_table()
+
 
 # ``tf.contrib.<key>`` modules whose tf-slim names go to ``tf1clip.contrib.<key>`` (tf-slim's port).
-SLIM_ROOTS = ("slim", "layers", "framework", "losses", "metrics", "training")
+SLIM_ROOTS = tuple(r.target[len("tf1clip.contrib.") :] for r in _manifest.ROUTES if r.extra == "slim")
 
 
 # tf_upgrade_v2's own rules are also keyed by module aliases it guesses (``slim.l2_regularizer``,
@@ -320,16 +73,21 @@ ENGINE_ALIAS_PREFIX = "contrib_"
 LONG_PATHS = {"tf.contrib.layers": "tf.contrib.layers.python.layers", "tf.contrib.slim": "tf.contrib.slim.python.slim"}
 
 
-@functools.lru_cache(maxsize=None)
 def provided():
     """``{contrib module: (tf1clip module, members, members that need tf-slim)}``."""
+    return _provided(_manifest.ROWS)
+
+
+@functools.lru_cache(maxsize=None)
+def _provided(rows):
+    own_table = _manifest.own_table(rows)
     table = {}
-    for contrib, (target, names) in OWN.items():
+    for contrib, (target, names) in own_table.items():
         table[contrib] = (target, frozenset(names), frozenset())
     for key, names in SLIM_NAMES.items():
         target = "tf1clip.contrib." + key
-        for contrib in {"tf.contrib." + key} | {k for k, v in OWN.items() if v[0] == target}:
-            own = frozenset(OWN.get(contrib, (target, ()))[1])
+        for contrib in {"tf.contrib." + key} | {k for k, v in own_table.items() if v[0] == target}:
+            own = frozenset(own_table.get(contrib, (target, ()))[1])
             table[contrib] = (target, own | frozenset(names), frozenset(names) - own)
     for short, long in LONG_PATHS.items():  # contrib's own module paths, as in "from ...python.layers import X"
         for contrib in [k for k in table if k == short or k.startswith(short + ".")]:
@@ -599,10 +357,7 @@ MODE_KEYS = {
     "tf.estimator.ModeKeys": {"TRAIN": "train", "EVAL": "eval", "PREDICT": "infer"},
 }
 
-ESTIMATOR_INSTALL = (
-    "python3 -m pip install 'tf1clip[estimator]' && python3 -m tf1clip.install_extras legacy-keras "
-    "(tensorflow-estimator 2.15.0 and tf-keras)"
-)
+ESTIMATOR_INSTALL = _manifest.install_line(("estimator",), keras2=True) + " (tensorflow-estimator 2.15.0 and tf-keras)"
 
 # Where Estimator code goes on the modern target: tensorflow-estimator's v1 API on every supported TF.
 TF1CLIP_ESTIMATOR = "tf1clip.estimator"

@@ -1,80 +1,17 @@
-"""``tf.contrib.opt``: its gradient clipping function and its optimizers (docs/contrib_opt.rst)."""
+"""``tf.contrib.opt``: its gradient clipping function and its optimizers (docs/contrib_opt.rst).
+
+The optimizers are imported from their modules on first use (``tf1clip.contrib._manifest``).
+"""
 
 from typing import Any, Iterable, List, Tuple
 
 from tf1clip import _validate
 from tf1clip import clipping
+from tf1clip.contrib import _manifest
 
-from tf1clip.contrib.opt import sign_decay
-from tf1clip.contrib.opt._adam import AdaMaxOptimizer
-from tf1clip.contrib.opt._adam import AdamGSOptimizer
-from tf1clip.contrib.opt._adam import LazyAdamGSOptimizer
-from tf1clip.contrib.opt._adam import LazyAdamOptimizer
-from tf1clip.contrib.opt._adam import NadamOptimizer
-from tf1clip.contrib.opt._agn import AGNCustomGetter
-from tf1clip.contrib.opt._agn import AGNOptimizer
-from tf1clip.contrib.opt._distributed import ElasticAverageCustomGetter
-from tf1clip.contrib.opt._distributed import ElasticAverageOptimizer
-from tf1clip.contrib.opt._distributed import GLOBAL_VARIABLE_NAME
-from tf1clip.contrib.opt._distributed import LOCAL_VARIABLE_NAME
-from tf1clip.contrib.opt._distributed import ModelAverageCustomGetter
-from tf1clip.contrib.opt._distributed import ModelAverageOptimizer
-from tf1clip.contrib.opt._external_optimizer import ExternalOptimizerInterface
-from tf1clip.contrib.opt._external_optimizer import ScipyOptimizerInterface
-from tf1clip.contrib.opt._ggt import GGTOptimizer
-from tf1clip.contrib.opt._lars import LARSOptimizer
-from tf1clip.contrib.opt._lars import RegAdagradOptimizer
-from tf1clip.contrib.opt._moving_average import MovingAverageOptimizer
-from tf1clip.contrib.opt._shampoo import ShampooOptimizer
-from tf1clip.contrib.opt._sign import AddSignOptimizer
-from tf1clip.contrib.opt._sign import PowerSignOptimizer
-from tf1clip.contrib.opt._weight_decay import AdamWOptimizer
-from tf1clip.contrib.opt._weight_decay import DecoupledWeightDecayExtension
-from tf1clip.contrib.opt._weight_decay import MomentumWOptimizer
-from tf1clip.contrib.opt._weight_decay import extend_with_decoupled_weight_decay
-from tf1clip.contrib.opt._wrappers import DropStaleGradientOptimizer
-from tf1clip.contrib.opt._wrappers import MultitaskOptimizerWrapper
-from tf1clip.contrib.opt._wrappers import VariableClippingOptimizer
-from tf1clip.contrib.opt.sign_decay import get_cosine_decay_fn
-from tf1clip.contrib.opt.sign_decay import get_linear_decay_fn
-from tf1clip.contrib.opt.sign_decay import get_restart_decay_fn
-
-__all__ = [
-    "clip_gradients_by_global_norm",
-    "AdaMaxOptimizer",
-    "AdamGSOptimizer",
-    "AdamWOptimizer",
-    "AddSignOptimizer",
-    "AGNCustomGetter",
-    "AGNOptimizer",
-    "DecoupledWeightDecayExtension",
-    "DropStaleGradientOptimizer",
-    "ElasticAverageCustomGetter",
-    "ElasticAverageOptimizer",
-    "extend_with_decoupled_weight_decay",
-    "ExternalOptimizerInterface",
-    "get_cosine_decay_fn",
-    "get_linear_decay_fn",
-    "get_restart_decay_fn",
-    "GGTOptimizer",
-    "GLOBAL_VARIABLE_NAME",
-    "LARSOptimizer",
-    "LazyAdamGSOptimizer",
-    "LazyAdamOptimizer",
-    "LOCAL_VARIABLE_NAME",
-    "ModelAverageCustomGetter",
-    "ModelAverageOptimizer",
-    "MomentumWOptimizer",
-    "MovingAverageOptimizer",
-    "MultitaskOptimizerWrapper",
-    "NadamOptimizer",
-    "PowerSignOptimizer",
-    "RegAdagradOptimizer",
-    "ScipyOptimizerInterface",
-    "ShampooOptimizer",
-    "sign_decay",
-    "VariableClippingOptimizer",
-]
+__all__ = list(_manifest.names("tf1clip.contrib.opt"))
+__getattr__ = _manifest.module_getattr("tf1clip.contrib.opt", globals())
+__dir__ = _manifest.module_dir("tf1clip.contrib.opt", globals())
 
 
 def clip_gradients_by_global_norm(

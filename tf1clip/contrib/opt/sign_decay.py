@@ -8,8 +8,9 @@ returned functions raise ``ValueError`` when ``global_step`` is ``None``.
 import math
 
 from tf1clip._tf import tf
+from tf1clip.contrib import _manifest
 
-__all__ = ["get_linear_decay_fn", "get_cosine_decay_fn", "get_restart_decay_fn"]
+__all__ = list(_manifest.names("tf1clip.contrib.opt.sign_decay"))
 
 
 def _require_step(global_step, what):

@@ -18,56 +18,9 @@ and set ``TF_USE_LEGACY_KERAS=1`` before TensorFlow is imported. Names resolve o
 ``tf1clip.contrib`` works without it.
 """
 
-import importlib
-from typing import Any, List
+from tf1clip.contrib import _manifest
 
-_OWN = {
-    "EmbeddingWrapper": "core_rnn_cell",
-    "InputProjectionWrapper": "core_rnn_cell",
-    "OutputProjectionWrapper": "core_rnn_cell",
-    "AttentionCellWrapper": "rnn_cell",
-    "HighwayWrapper": "rnn_cell",
-    "IntersectionRNNCell": "rnn_cell",
-    "LayerNormBasicLSTMCell": "rnn_cell",
-    "LSTMBlockCell": "lstm_ops",
-    "GRUBlockCell": "gru_ops",
-    "GRUBlockCellV2": "gru_ops",
-    "stack_bidirectional_dynamic_rnn": "rnn",
-    "stack_bidirectional_rnn": "rnn",
-    "static_bidirectional_rnn": "rnn",
-    "static_rnn": "rnn",
-    "static_state_saving_rnn": "rnn",
-    "LayerRNNCell": "_base",
-}
+__all__ = list(_manifest.names("tf1clip.contrib.rnn"))
 
-CORE_CELLS = (
-    "BasicLSTMCell",
-    "BasicRNNCell",
-    "DeviceWrapper",
-    "DropoutWrapper",
-    "GRUCell",
-    "LSTMCell",
-    "LSTMStateTuple",
-    "MultiRNNCell",
-    "RNNCell",
-    "ResidualWrapper",
-)
-
-__all__ = sorted(list(_OWN) + list(CORE_CELLS))
-
-
-def __getattr__(name: str) -> Any:
-    if name in _OWN:
-        value = getattr(importlib.import_module("tf1clip.contrib.rnn." + _OWN[name]), name)
-    elif name in CORE_CELLS:
-        from tf1clip.contrib.rnn import _base
-
-        value = getattr(_base.rnn_cell(), name)
-    else:
-        raise AttributeError("module 'tf1clip.contrib.rnn' has no attribute %r" % (name,))
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> List[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__ = _manifest.module_getattr("tf1clip.contrib.rnn", globals())
+__dir__ = _manifest.module_dir("tf1clip.contrib.rnn", globals())

@@ -31,6 +31,14 @@ def rnn_cell() -> Any:
 
 RNNCell = rnn_cell().RNNCell
 LSTMStateTuple = rnn_cell().LSTMStateTuple
+BasicLSTMCell = rnn_cell().BasicLSTMCell
+BasicRNNCell = rnn_cell().BasicRNNCell
+DeviceWrapper = rnn_cell().DeviceWrapper
+DropoutWrapper = rnn_cell().DropoutWrapper
+GRUCell = rnn_cell().GRUCell
+LSTMCell = rnn_cell().LSTMCell
+MultiRNNCell = rnn_cell().MultiRNNCell
+ResidualWrapper = rnn_cell().ResidualWrapper
 
 
 class LayerRNNCell(RNNCell):  # type: ignore[misc,valid-type]

@@ -1,72 +1,35 @@
-"""``tf.contrib.seq2seq``: TF 1.15's public names, re-created in graph mode on ``tf.compat.v1`` cells.
+"""``tf.contrib.seq2seq``, re-created with TF 1.15's semantics, variable names and errors (docs/seq2seq.rst).
 
-Laid out by TF 1.15's modules (``tf.contrib.seq2seq.python.ops.<module>``), with TF 1.15's semantics, errors and
-variable names (docs/seq2seq.rst lists the differences):
+Laid out by TF 1.15's modules (``tf.contrib.seq2seq.python.ops.<module>``):
 
-* ``decoder``: ``Decoder``, ``dynamic_decode``
-* ``basic_decoder``: ``BasicDecoder``, ``BasicDecoderOutput``
-* ``helper``: ``Helper``, ``CustomHelper``, ``TrainingHelper``, ``GreedyEmbeddingHelper``,
-  ``SampleEmbeddingHelper``, ``ScheduledEmbeddingTrainingHelper``, ``ScheduledOutputTrainingHelper``,
-  ``InferenceHelper``
-* ``beam_search_decoder``: ``BeamSearchDecoder``, ``BeamSearchDecoderOutput``, ``BeamSearchDecoderState``,
-  ``FinalBeamSearchDecoderOutput``, ``tile_batch`` (and ``gather_tree_from_array``)
-* ``beam_search_ops``: ``gather_tree`` (TF 2 has no ``GatherTree`` op: built from TensorFlow ops)
-* ``loss``: ``sequence_loss``
-* ``attention_wrapper``: the attention mechanisms and ``AttentionWrapper``
+* ``attention_wrapper``: the attention mechanisms, ``AttentionWrapper`` and ``AttentionWrapperState``, ``hardmax``,
+  ``safe_cumprod``, ``monotonic_attention``
+* ``decoder``: ``Decoder``, ``dynamic_decode``; ``basic_decoder``: ``BasicDecoder``, ``BasicDecoderOutput``
+* ``helper``: ``Helper``, ``CustomHelper``, ``TrainingHelper``, ``GreedyEmbeddingHelper``, ``SampleEmbeddingHelper``,
+  ``ScheduledEmbeddingTrainingHelper``, ``ScheduledOutputTrainingHelper``, ``InferenceHelper``
+* ``beam_search_decoder``: ``BeamSearchDecoder``, its state and outputs, ``tile_batch``
+* ``beam_search_ops``: ``gather_tree`` (built from TensorFlow ops); ``loss``: ``sequence_loss``
 
-Cells come from ``tf.compat.v1.nn.rnn_cell`` (Keras 2: on TensorFlow 2.16+ install tf-keras and set
-``TF_USE_LEGACY_KERAS=1`` before TensorFlow is imported). Names resolve on first use.
+They need Keras 2 (``tf.compat.v1.layers`` and ``tf.compat.v1.nn.rnn_cell``): names resolve on first use, so
+importing ``tf1clip.contrib`` works without it. The names and where they come from are
+``tf1clip.contrib._manifest``'s.
 """
 
 import importlib
-from typing import Any, List
+from typing import Any
 
-_OWN = {
-    "Decoder": "decoder",
-    "dynamic_decode": "decoder",
-    "BasicDecoder": "basic_decoder",
-    "BasicDecoderOutput": "basic_decoder",
-    "Helper": "helper",
-    "CustomHelper": "helper",
-    "TrainingHelper": "helper",
-    "GreedyEmbeddingHelper": "helper",
-    "SampleEmbeddingHelper": "helper",
-    "ScheduledEmbeddingTrainingHelper": "helper",
-    "ScheduledOutputTrainingHelper": "helper",
-    "InferenceHelper": "helper",
-    "BeamSearchDecoder": "beam_search_decoder",
-    "BeamSearchDecoderOutput": "beam_search_decoder",
-    "BeamSearchDecoderState": "beam_search_decoder",
-    "FinalBeamSearchDecoderOutput": "beam_search_decoder",
-    "tile_batch": "beam_search_decoder",
-    "gather_tree": "beam_search_ops",
-    "sequence_loss": "loss",
-    "AttentionMechanism": "attention_wrapper",
-    "AttentionWrapper": "attention_wrapper",
-    "AttentionWrapperState": "attention_wrapper",
-    "BahdanauAttention": "attention_wrapper",
-    "BahdanauMonotonicAttention": "attention_wrapper",
-    "LuongAttention": "attention_wrapper",
-    "LuongMonotonicAttention": "attention_wrapper",
-    "hardmax": "attention_wrapper",
-    "monotonic_attention": "attention_wrapper",
-    "safe_cumprod": "attention_wrapper",
-}
+from tf1clip.contrib import _manifest
 
-__all__ = sorted(_OWN)
+__all__ = list(_manifest.names("tf1clip.contrib.seq2seq"))
 
-_MODULES = frozenset(_OWN.values())
+_SUBMODULES = frozenset(t.rsplit(".", 1)[1] for t in _manifest.targets() if t.startswith(__name__ + "."))
+_names_getattr = _manifest.module_getattr("tf1clip.contrib.seq2seq", globals())
 
 
 def __getattr__(name: str) -> Any:
-    if name in _MODULES:
-        return importlib.import_module("tf1clip.contrib.seq2seq." + name)
-    if name not in _OWN:
-        raise AttributeError("module 'tf1clip.contrib.seq2seq' has no attribute %r" % (name,))
-    value = getattr(importlib.import_module("tf1clip.contrib.seq2seq." + _OWN[name]), name)
-    globals()[name] = value
-    return value
+    if name in _SUBMODULES:
+        return importlib.import_module(__name__ + "." + name)
+    return _names_getattr(name)
 
 
-def __dir__() -> List[str]:
-    return sorted(set(globals()) | set(__all__))
+__dir__ = _manifest.module_dir("tf1clip.contrib.seq2seq", globals())

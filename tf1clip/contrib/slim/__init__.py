@@ -17,23 +17,16 @@ from tf1clip.contrib import _slim_compat
 from tf1clip.contrib import losses  # noqa: F401  (slim.losses, as in tf.contrib.slim)
 from tf1clip.contrib import metrics  # noqa: F401
 from tf1clip.contrib import training  # noqa: F401
-from tf1clip.contrib.framework import get_global_step
-from tf1clip.contrib.framework import get_or_create_global_step
-from tf1clip.contrib.layers import OPTIMIZER_CLS_NAMES
-from tf1clip.contrib.layers import OPTIMIZER_SUMMARIES
-from tf1clip.contrib.layers import adaptive_clipping_fn
-from tf1clip.contrib.layers import optimize_loss
-from tf1clip.contrib.slim import learning
+from tf1clip.contrib.framework import get_global_step  # noqa: F401
+from tf1clip.contrib.framework import get_or_create_global_step  # noqa: F401
+from tf1clip.contrib.layers import OPTIMIZER_CLS_NAMES  # noqa: F401
+from tf1clip.contrib.layers import OPTIMIZER_SUMMARIES  # noqa: F401
+from tf1clip.contrib.layers import adaptive_clipping_fn  # noqa: F401
+from tf1clip.contrib.layers import optimize_loss  # noqa: F401
+from tf1clip.contrib.slim import learning  # noqa: F401
+from tf1clip.contrib import _manifest
 
-__all__ = [
-    "OPTIMIZER_CLS_NAMES",
-    "OPTIMIZER_SUMMARIES",
-    "adaptive_clipping_fn",
-    "get_global_step",
-    "get_or_create_global_step",
-    "learning",
-    "optimize_loss",
-]
+__all__ = list(_manifest.names("tf1clip.contrib.slim"))
 
 # Every other public name: tf-slim's (``_slim_compat.DELEGATES["slim"]``), resolved on first use.
 __getattr__ = _slim_compat.module_getattr("slim", globals())

@@ -15,15 +15,9 @@ from tf1clip.contrib import framework
 from tf1clip.contrib import training as _training
 from tf1clip.contrib.training import clip_gradient_norms
 from tf1clip.contrib.training import multiply_gradients
+from tf1clip.contrib import _manifest
 
-__all__ = [
-    "add_gradients_summaries",
-    "clip_gradient_norms",
-    "create_train_op",
-    "multiply_gradients",
-    "train",
-    "train_step",
-]
+__all__ = list(_manifest.names("tf1clip.contrib.slim.learning"))
 
 _v1 = tf.compat.v1
 

@@ -8,7 +8,8 @@ contrib.tfprof's own successor (the same C++ profiler). ``ProfileContext``
 has no TF 2 counterpart: use ``tf.compat.v1.profiler.Profiler``.
 """
 
-from tf1clip.contrib.tfprof import model_analyzer
-from tf1clip.contrib.tfprof import tfprof_logger
+from tf1clip.contrib import _manifest
 
-__all__ = ["model_analyzer", "tfprof_logger"]
+__all__ = list(_manifest.names("tf1clip.contrib.tfprof"))
+__getattr__ = _manifest.module_getattr("tf1clip.contrib.tfprof", globals())
+__dir__ = _manifest.module_dir("tf1clip.contrib.tfprof", globals())

@@ -15,16 +15,9 @@ from typing import Any, Dict
 
 from tf1clip._tf import tf
 from tf1clip.contrib.tfprof import tfprof_logger
+from tf1clip.contrib import _manifest
 
-__all__ = [
-    "ALL_ADVICE",
-    "FLOAT_OPS_OPTIONS",
-    "PRINT_ALL_TIMING_MEMORY",
-    "Profiler",
-    "TRAINABLE_VARS_PARAMS_STAT_OPTIONS",
-    "advise",
-    "print_model_analysis",
-]
+__all__ = list(_manifest.names("tf1clip.contrib.tfprof.model_analyzer"))
 
 Profiler = tf.compat.v1.profiler.Profiler
 

@@ -211,6 +211,55 @@ def while_loop(tf, M):
     return outs, feed
 
 
+def dynamic_shapes(tf, M):
+    """Memory and decoder inputs with unknown batch and time; fed lengths; no attention layer."""
+    v1 = tf.compat.v1
+    memory = v1.placeholder(tf.float32, [None, None, DM], name="memory")
+    dec = v1.placeholder(tf.float32, [None, None, DI], name="dec")
+    lengths = v1.placeholder(tf.int32, [None], name="lengths")
+    feed = {memory: _inputs(tf, "memory", [B, TM, DM])[1], dec: _inputs(tf, "dec", [B, TD, DI])[1], lengths: [3, 4]}
+    mechs = [
+        M.s2s.BahdanauMonotonicAttention(3, memory, memory_sequence_length=lengths, mode="recursive"),
+        M.s2s.LuongAttention(3, memory, memory_sequence_length=lengths, scale=True),
+    ]
+    cell = M.s2s.AttentionWrapper(v1.nn.rnn_cell.GRUCell(3), mechs, alignment_history=True)
+    init = cell.zero_state(tf.shape(dec)[0], tf.float32)
+    out, st = v1.nn.dynamic_rnn(cell, dec, initial_state=init, dtype=tf.float32)
+    outs = {"out": out}
+    outs.update(_state_outputs(st))
+    return outs, feed
+
+
+def shared_reuse(tf, M):
+    """A training and an inference decoder sharing variables (the second built under reuse=True)."""
+    v1 = tf.compat.v1
+    memory, dec, feed = _memory_and_decoder(tf)
+    outs = {}
+    for name, reuse in (("train", False), ("infer", True)):
+        with v1.variable_scope("decoder", reuse=reuse):
+            mech = M.s2s.BahdanauAttention(3, memory, memory_sequence_length=[4, 2], normalize=True)
+            cell = M.s2s.AttentionWrapper(v1.nn.rnn_cell.GRUCell(3), mech, attention_layer_size=3)
+            out, st = _run(tf, cell, dec * (1.0 if reuse else 0.5))
+        outs[name] = out
+        outs[name + "_attention"] = st.attention
+    return outs, feed
+
+
+def float64(tf, M):
+    v1 = tf.compat.v1
+    memory, dec, feed = _memory_and_decoder(tf)
+    memory, dec = tf.cast(memory, tf.float64), tf.cast(dec, tf.float64)
+    mechs = [
+        M.s2s.BahdanauAttention(3, memory, normalize=True, dtype=tf.float64),
+        M.s2s.LuongMonotonicAttention(3, memory, scale=True, score_bias_init=np.float64(0.5), dtype=tf.float64),
+    ]
+    cell = M.s2s.AttentionWrapper(v1.nn.rnn_cell.LSTMCell(3, dtype=tf.float64), mechs, attention_layer_size=[2, 2])
+    out, st = v1.nn.dynamic_rnn(cell, dec, initial_state=cell.zero_state(B, tf.float64), dtype=tf.float64)
+    outs = {"out": out}
+    outs.update(_state_outputs(st))
+    return {k: tf.cast(v, tf.float32) if v.dtype == tf.float64 else v for k, v in outs.items()}, feed
+
+
 def functions(tf, M):
     logits, lv = _inputs(tf, "logits", [B, 5])
     p, pv = _inputs(tf, "p_choose", [B, 5], 0.05, 0.95)
@@ -243,6 +292,9 @@ CASES = [
     "list_of_one",
     "encoder_state",
     "while_loop",
+    "dynamic_shapes",
+    "shared_reuse",
+    "float64",
     "functions",
 ]
 
@@ -304,6 +356,12 @@ def _checks(tf, M):
     def clone_shape():
         return M.s2s.AttentionWrapper(gru(3), mech()).zero_state(B, tf.float32).clone(cell_state=tf.zeros([3, 3]))
 
+    def float64_score_bias():  # TF 1.15's score_bias_init=0. makes a float32 initial value
+        memory64 = tf.zeros([B, TM, DM], tf.float64)
+        cell = M.s2s.AttentionWrapper(
+            gru(3, dtype=tf.float64), M.s2s.BahdanauMonotonicAttention(3, memory64, dtype=tf.float64))
+        return cell(tf.zeros([B, DI], tf.float64), cell.zero_state(B, tf.float64))
+
     def batch_mismatch():
         return M.s2s.AttentionWrapper(gru(3), mech()).zero_state(3, tf.float32)
 
@@ -323,6 +381,7 @@ def _checks(tf, M):
         "luong_depth": lambda: luong_call(4),
         "clone_shape": clone_shape,
         "batch_mismatch": batch_mismatch,
+        "float64_score_bias": float64_score_bias,
         "static_zero_length": lambda: luong_call(memory_sequence_length=[4, 0]),
         "initial_cell_state": lambda: M.s2s.AttentionWrapper(gru(3), mech(), initial_cell_state=tf.zeros([3, 3])),
     }

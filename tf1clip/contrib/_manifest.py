@@ -1,0 +1,582 @@
+"""Every name tf1clip re-creates or routes from ``tf.contrib``: one table, no TensorFlow import.
+
+Each :class:`Row` says where a group of public names lives (``target``), which module defines them
+(``impl``, imported on first use), the TF 1.15 module paths TF 1 code imported them from (``tf_paths``,
+``tf_upgrade_v2``'s spelling, implementation modules included), the extra they need, whether they need
+Keras 2 or build TF 1 graph code, and their documented differences from TF 1.15. The runtime ``__all__``
+and lazy ``__getattr__`` of the ``tf1clip.contrib`` modules, tf1clip-upgrade's table of what it converts
+(``own_table``), its legacy-Keras and graph-mode decisions and its install lines are derived from it.
+
+Adding a name:
+
+1. implement it in its module (``impl``; TF 1.15's file name where one exists);
+2. add it to a row here (or add a row: one per implementation module and target), listing every TF 1.15
+   module path it was imported from; a row with no ``tf_paths`` is provided at runtime but not converted to
+   (tf1clip-upgrade routes those paths elsewhere);
+3. test it (tests/test_manifest.py checks every row's names exist on target and impl and match ``__all__``).
+
+Names routed to a maintained successor (tf-slim, TF-GAN) are not rows: :data:`ROUTES` names the
+``tf1clip.contrib`` modules that route them and the tables listing them.
+"""
+
+import functools
+import importlib
+from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Tuple
+
+
+class Row(NamedTuple):
+    """Public names tf1clip re-creates, defined in one module and exposed on one ``tf1clip`` module."""
+
+    target: str
+    """The public tf1clip module the names live in, e.g. ``"tf1clip.contrib.rnn"``."""
+    impl: str
+    """The module that defines them (``target + "." + name`` for a submodule named ``name``)."""
+    names: Tuple[str, ...]
+    """Public names."""
+    tf_paths: Tuple[str, ...]
+    """TF 1.15 module paths (``tf_upgrade_v2`` spelling) tf1clip-upgrade converts them from."""
+    extra: Optional[str] = None
+    """The tf1clip extra they need (``"slim"``, ``"estimator"``, ``"gan"``) or None."""
+    keras2: bool = False
+    """They need Keras 2 (``TF_USE_LEGACY_KERAS=1`` and tf-keras on TensorFlow 2.16+)."""
+    graph: bool = False
+    """They build TF 1 graph code (converted code needs ``disable_v2_behavior()``)."""
+    differences: str = ""
+    """Their documented differences from TF 1.15 (one sentence), or ``""``."""
+
+
+class Route(NamedTuple):
+    """A ``tf1clip.contrib`` module whose other names come from a maintained successor package."""
+
+    target: str
+    """The tf1clip module (its submodules included)."""
+    successor: str
+    """The package its names come from."""
+    extra: str
+    """The tf1clip extra that installs it."""
+    names: str
+    """The module listing the routed names (tf1clip-upgrade's table)."""
+    graph: Tuple[str, ...] = ()
+    """Routed names (ends of dotted paths) that build TF 1 graph code."""
+
+
+_C = "tf1clip.contrib"
+_RNN = "tf.contrib.rnn"
+_RNN_OPS = "tf.contrib.rnn.python.ops."
+_OPT = "tf.contrib.opt"
+_OPT_MODS = "tf.contrib.opt.python.training."
+_TRAINING = "tf.contrib.training.python.training."
+_KERAS2_CELLS = "Keras 2 cells on tf.compat.v1.nn.rnn_cell"
+_S2S_ATTENTION = (
+    "AttentionMechanism",
+    "AttentionWrapper",
+    "AttentionWrapperState",
+    "LuongAttention",
+    "BahdanauAttention",
+    "hardmax",
+    "safe_cumprod",
+    "monotonic_attention",
+    "BahdanauMonotonicAttention",
+    "LuongMonotonicAttention",
+)
+_S2S_ATTENTION_DIFFERENCES = (
+    "A probability_fn that is not callable and a bad monotonic mode raise at construction (TF 1.15: on the first "
+    "call); the Keras-style *V2 mechanisms are not re-created."
+)
+
+
+_S2S_DECODING = (
+    (
+        "decoder",
+        ("Decoder", "dynamic_decode"),
+        (),
+        "dynamic_decode accepts and ignores TF 1.15's BaseDecoder keyword arguments; BaseDecoder is not re-created.",
+    ),
+    (
+        "basic_decoder",
+        ("BasicDecoderOutput", "BasicDecoder"),
+        (),
+        "output_layer may be any callable with compute_output_shape; BasicDecoderV2 is not re-created.",
+    ),
+    (
+        "helper",
+        (
+            "Helper",
+            "TrainingHelper",
+            "GreedyEmbeddingHelper",
+            "SampleEmbeddingHelper",
+            "CustomHelper",
+            "ScheduledEmbeddingTrainingHelper",
+            "ScheduledOutputTrainingHelper",
+            "InferenceHelper",
+        ),
+        (),
+        "Seeded sampling draws TF 1.15's numbers under v1 control flow only.",
+    ),
+    (
+        "beam_search_decoder",
+        (
+            "BeamSearchDecoderOutput",
+            "BeamSearchDecoderState",
+            "BeamSearchDecoder",
+            "FinalBeamSearchDecoderOutput",
+            "tile_batch",
+        ),
+        ("gather_tree_from_array",),
+        "output_layer may be any callable with compute_output_shape; BeamSearchDecoderV2 is not re-created.",
+    ),
+    (
+        "beam_search_ops",
+        ("gather_tree",),
+        (),
+        "Built from TensorFlow ops (TF 2 has no GatherTree op); an invalid parent id fails through an Assert.",
+    ),
+    ("loss", ("sequence_loss",), (), "Also accepts NumPy arrays; the SequenceLoss class is not re-created."),
+)
+
+
+def _seq2seq_rows():
+    """Per decoding module: its names on ``tf1clip.contrib.seq2seq`` and on the module (with module-only names)."""
+    rows = []
+    for module, names, module_only, differences in _S2S_DECODING:
+        impl = _C + ".seq2seq." + module
+        flags = {"keras2": True, "graph": True, "differences": differences}
+        rows.append(Row(_C + ".seq2seq", impl, names, ("tf.contrib.seq2seq",), **flags))
+        rows.append(Row(impl, impl, names + module_only, ("tf.contrib.seq2seq.python.ops." + module,), **flags))
+    return tuple(rows)
+
+
+def _submodules(target, *names, tf_paths=(), **flags):
+    return tuple(Row(target, target + "." + name, (name,), tf_paths, **flags) for name in names)
+
+
+def _opt(impl, names, module):
+    return Row(_C + ".opt", _C + ".opt." + impl, names, (_OPT, _OPT_MODS + module))
+
+
+ROWS: Tuple[Row, ...] = (
+    _submodules(_C, "estimator", "framework", "layers", "opt", "slim", "training", tf_paths=("tf.contrib",))
+    + _submodules(_C, "rnn", "legacy_seq2seq", "cudnn_rnn", "seq2seq", tf_paths=("tf.contrib",), keras2=True)
+    + _submodules(_C, "losses", "metrics", extra="slim")
+    + _submodules(_C, "gan", extra="gan")
+    + (
+        Row(_C + ".estimator", "tf1clip.optimizer", ("clip_gradients_by_norm",), ("tf.contrib.estimator",)),
+        Row(
+            _C + ".estimator",
+            _C + ".estimator",
+            (
+                "binary_classification_head",
+                "logistic_regression_head",
+                "multi_class_head",
+                "multi_head",
+                "multi_label_head",
+                "poisson_regression_head",
+                "regression_head",
+            ),
+            ("tf.contrib.estimator",),
+            extra="estimator",
+            keras2=True,
+            differences="They return a tf.compat.v1.estimator.EstimatorSpec, do not support TPUEstimator, and "
+            "multi_head's create_estimator_spec raises ValueError for regularization_losses.",
+        ),
+        Row(
+            _C + ".framework",
+            _C + ".framework",
+            ("get_global_step", "get_or_create_global_step"),
+            ("tf.contrib.framework",),
+        ),
+        Row(
+            _C + ".layers",
+            _C + ".layers",
+            ("OPTIMIZER_CLS_NAMES", "OPTIMIZER_SUMMARIES", "adaptive_clipping_fn"),
+            ("tf.contrib.layers", "tf.contrib.layers.python.layers.optimizers"),
+        ),
+        Row(
+            _C + ".layers",
+            _C + ".layers",
+            ("optimize_loss",),
+            ("tf.contrib.layers", "tf.contrib.layers.python.layers.optimizers"),
+            graph=True,
+        ),
+        Row(
+            _C + ".layers",
+            _C + ".layers",
+            ("embed_sequence",),
+            ("tf.contrib.layers", "tf.contrib.layers.python.layers.encoders"),
+        ),
+        Row(_C + ".training", _C + "._hparams", ("HParams",), ("tf.contrib.training", _TRAINING + "hparam")),
+        Row(
+            _C + ".training",
+            _C + ".training",
+            ("add_gradients_summaries", "clip_gradient_norms", "clip_gradient_norms_fn", "multiply_gradients"),
+            ("tf.contrib.training", _TRAINING + "training"),
+        ),
+        Row(
+            _C + ".training",
+            _C + ".training",
+            ("create_train_op",),
+            ("tf.contrib.training", _TRAINING + "training"),
+            graph=True,
+        ),
+        Row(_C + ".training", _C + ".training", ("train",), (), extra="slim", graph=True),
+        Row(_C + ".slim", _C + ".slim.learning", ("learning",), ("tf.contrib.slim",)),
+        Row(_C + ".slim", _C + ".framework", ("get_global_step", "get_or_create_global_step"), ("tf.contrib.slim",)),
+        Row(_C + ".slim", _C + ".layers", ("OPTIMIZER_CLS_NAMES", "OPTIMIZER_SUMMARIES", "adaptive_clipping_fn"), ()),
+        Row(_C + ".slim", _C + ".layers", ("optimize_loss",), (), graph=True),
+        Row(_C + ".slim.learning", _C + ".slim.learning", ("add_gradients_summaries",), ("tf.contrib.slim.learning",)),
+        Row(
+            _C + ".slim.learning",
+            _C + ".training",
+            ("clip_gradient_norms", "multiply_gradients"),
+            ("tf.contrib.slim.learning",),
+        ),
+        Row(
+            _C + ".slim.learning",
+            _C + ".slim.learning",
+            ("create_train_op",),
+            ("tf.contrib.slim.learning",),
+            graph=True,
+        ),
+        Row(_C + ".slim.learning", _C + ".slim.learning", ("train",), (), extra="slim", graph=True),
+        Row(_C + ".slim.learning", _C + ".slim.learning", ("train_step",), (), extra="slim"),
+        _opt("_adam", ("LazyAdamOptimizer",), "lazy_adam_optimizer"),
+        _opt("_adam", ("NadamOptimizer",), "nadam_optimizer"),
+        _opt("_adam", ("AdaMaxOptimizer",), "adamax"),
+        _opt("_adam", ("AdamGSOptimizer",), "adam_gs_optimizer"),
+        _opt("_adam", ("LazyAdamGSOptimizer",), "lazy_adam_gs_optimizer"),
+        _opt(
+            "_weight_decay",
+            (
+                "AdamWOptimizer",
+                "MomentumWOptimizer",
+                "DecoupledWeightDecayExtension",
+                "extend_with_decoupled_weight_decay",
+            ),
+            "weight_decay_optimizers",
+        ),
+        _opt("_sign", ("PowerSignOptimizer",), "powersign"),
+        _opt("_sign", ("AddSignOptimizer",), "addsign"),
+        _opt("_lars", ("LARSOptimizer",), "lars_optimizer"),
+        _opt("_lars", ("RegAdagradOptimizer",), "reg_adagrad_optimizer"),
+        _opt("_agn", ("AGNOptimizer", "AGNCustomGetter"), "agn_optimizer"),
+        _opt("_ggt", ("GGTOptimizer",), "ggt"),
+        _opt("_shampoo", ("ShampooOptimizer",), "shampoo"),
+        Row(
+            _C + ".opt",
+            _C + ".opt",
+            ("clip_gradients_by_global_norm",),
+            (_OPT, _OPT_MODS + "multitask_optimizer_wrapper"),
+        ),
+        _opt("_wrappers", ("MultitaskOptimizerWrapper",), "multitask_optimizer_wrapper"),
+        _opt("_wrappers", ("VariableClippingOptimizer",), "variable_clipping_optimizer"),
+        _opt("_wrappers", ("DropStaleGradientOptimizer",), "drop_stale_gradient_optimizer"),
+        _opt("_moving_average", ("MovingAverageOptimizer",), "moving_average_optimizer"),
+        _opt(
+            "_distributed",
+            ("ElasticAverageCustomGetter", "ElasticAverageOptimizer", "LOCAL_VARIABLE_NAME"),
+            "elastic_average_optimizer",
+        ),
+        _opt("_distributed", ("ModelAverageCustomGetter", "ModelAverageOptimizer"), "model_average_optimizer"),
+        Row(
+            _C + ".opt",
+            _C + ".opt._distributed",
+            ("GLOBAL_VARIABLE_NAME",),
+            (_OPT, _OPT_MODS + "elastic_average_optimizer", _OPT_MODS + "model_average_optimizer"),
+        ),
+        _opt("_external_optimizer", ("ExternalOptimizerInterface", "ScipyOptimizerInterface"), "external_optimizer"),
+        Row(_C + ".opt", _C + ".opt.sign_decay", ("sign_decay",), ()),
+        Row(
+            _C + ".opt",
+            _C + ".opt.sign_decay",
+            ("get_cosine_decay_fn", "get_linear_decay_fn", "get_restart_decay_fn"),
+            (),
+        ),
+        Row(
+            _C + ".opt.sign_decay",
+            _C + ".opt.sign_decay",
+            ("get_linear_decay_fn", "get_cosine_decay_fn", "get_restart_decay_fn"),
+            (_OPT_MODS + "sign_decay",),
+        ),
+        Row(
+            _C + ".rnn",
+            _C + ".rnn.core_rnn_cell",
+            ("EmbeddingWrapper", "InputProjectionWrapper", "OutputProjectionWrapper"),
+            (_RNN, _RNN_OPS + "core_rnn_cell"),
+            keras2=True,
+        ),
+        Row(
+            _C + ".rnn",
+            _C + ".rnn.rnn_cell",
+            ("AttentionCellWrapper", "HighwayWrapper", "IntersectionRNNCell", "LayerNormBasicLSTMCell"),
+            (_RNN, _RNN_OPS + "rnn_cell"),
+            keras2=True,
+        ),
+        Row(_C + ".rnn", _C + ".rnn.lstm_ops", ("LSTMBlockCell",), (_RNN, _RNN_OPS + "lstm_ops"), keras2=True),
+        Row(
+            _C + ".rnn",
+            _C + ".rnn.gru_ops",
+            ("GRUBlockCell", "GRUBlockCellV2"),
+            (_RNN, _RNN_OPS + "gru_ops"),
+            keras2=True,
+        ),
+        Row(
+            _C + ".rnn",
+            _C + ".rnn.rnn",
+            ("stack_bidirectional_dynamic_rnn", "stack_bidirectional_rnn"),
+            (_RNN, _RNN_OPS + "rnn"),
+            keras2=True,
+        ),
+        Row(
+            _C + ".rnn",
+            _C + ".rnn.rnn",
+            ("static_bidirectional_rnn", "static_rnn", "static_state_saving_rnn"),
+            (),
+            keras2=True,
+            differences="tf.compat.v1.nn's own functions; tf1clip-upgrade converts them to tf.compat.v1.nn.",
+        ),
+        Row(_C + ".rnn", _C + ".rnn._base", ("LayerRNNCell",), (), keras2=True),
+        Row(
+            _C + ".rnn",
+            _C + ".rnn._base",
+            (
+                "BasicLSTMCell",
+                "BasicRNNCell",
+                "DeviceWrapper",
+                "DropoutWrapper",
+                "GRUCell",
+                "LSTMCell",
+                "LSTMStateTuple",
+                "MultiRNNCell",
+                "RNNCell",
+                "ResidualWrapper",
+            ),
+            (),
+            keras2=True,
+            differences="tf.compat.v1.nn.rnn_cell's own classes; tf1clip-upgrade converts them to it.",
+        ),
+        Row(
+            _C + ".legacy_seq2seq",
+            _C + ".legacy_seq2seq",
+            (
+                "attention_decoder",
+                "basic_rnn_seq2seq",
+                "embedding_attention_decoder",
+                "embedding_attention_seq2seq",
+                "embedding_rnn_decoder",
+                "embedding_rnn_seq2seq",
+                "embedding_tied_rnn_seq2seq",
+                "model_with_buckets",
+                "one2many_rnn_seq2seq",
+                "rnn_decoder",
+                "sequence_loss",
+                "sequence_loss_by_example",
+                "tied_rnn_seq2seq",
+            ),
+            ("tf.contrib.legacy_seq2seq", "tf.contrib.legacy_seq2seq.python.ops.seq2seq"),
+            keras2=True,
+            graph=True,
+        ),
+        Row(
+            _C + ".cudnn_rnn",
+            _C + ".cudnn_rnn",
+            ("CudnnCompatibleGRUCell", "CudnnCompatibleLSTMCell"),
+            (
+                "tf.contrib.cudnn_rnn",
+                "tf.contrib.cudnn_rnn.python.layers.cudnn_rnn",
+                "tf.contrib.cudnn_rnn.python.ops.cudnn_rnn_ops",
+            ),
+            keras2=True,
+        ),
+        Row(
+            _C + ".cudnn_rnn",
+            _C + ".cudnn_rnn",
+            ("CudnnGRU", "CudnnLSTM", "CudnnRNNRelu", "CudnnRNNTanh"),
+            (),
+            keras2=True,
+            differences="Not re-created (an opaque cuDNN weight buffer): constructing one raises NotImplementedError.",
+        ),
+        Row(
+            _C + ".seq2seq",
+            _C + ".seq2seq.attention_wrapper",
+            _S2S_ATTENTION,
+            ("tf.contrib.seq2seq",),
+            keras2=True,
+            graph=True,
+            differences=_S2S_ATTENTION_DIFFERENCES,
+        ),
+        Row(
+            _C + ".seq2seq.attention_wrapper",
+            _C + ".seq2seq.attention_wrapper",
+            _S2S_ATTENTION,
+            ("tf.contrib.seq2seq.python.ops.attention_wrapper",),
+            keras2=True,
+            graph=True,
+            differences=_S2S_ATTENTION_DIFFERENCES,
+        ),
+        Row(
+            _C + ".seq2seq.attention_wrapper",
+            _C + ".seq2seq.attention_wrapper",
+            (
+                "_BaseAttentionMechanism",
+                "_BaseMonotonicAttentionMechanism",
+                "_bahdanau_score",
+                "_luong_score",
+                "_prepare_memory",
+                "_maybe_mask_score",
+                "_monotonic_probability_fn",
+                "_compute_attention",
+                "_zero_state_tensors",
+            ),
+            ("tf.contrib.seq2seq.python.ops.attention_wrapper",),
+            keras2=True,
+            graph=True,
+            differences="TF 1.15's private helpers, which TF 1 code subclassed and imported from the module.",
+        ),
+        Row(_C + ".tfprof", _C + ".tfprof.model_analyzer", ("model_analyzer",), ("tf.contrib.tfprof",)),
+        Row(_C + ".tfprof", _C + ".tfprof.tfprof_logger", ("tfprof_logger",), ("tf.contrib.tfprof",)),
+        Row(
+            _C + ".tfprof.model_analyzer",
+            _C + ".tfprof.model_analyzer",
+            (
+                "ALL_ADVICE",
+                "FLOAT_OPS_OPTIONS",
+                "PRINT_ALL_TIMING_MEMORY",
+                "Profiler",
+                "TRAINABLE_VARS_PARAMS_STAT_OPTIONS",
+                "advise",
+                "print_model_analysis",
+            ),
+            ("tf.contrib.tfprof.model_analyzer",),
+        ),
+        Row(
+            _C + ".tfprof.tfprof_logger",
+            _C + ".tfprof.tfprof_logger",
+            ("TRAINABLE_VARIABLES", "write_op_log"),
+            ("tf.contrib.tfprof.tfprof_logger",),
+        ),
+        Row(
+            _C + ".mixed_precision",
+            _C + ".mixed_precision",
+            ("ExponentialUpdateLossScale",),
+            (),
+            differences="TF 2's LossScale form of contrib's ExponentialUpdateLossScaleManager, which tf1clip-upgrade "
+            "converts to it.",
+        ),
+    )
+    + _seq2seq_rows()
+)
+
+ROUTES: Tuple[Route, ...] = tuple(
+    Route(_C + "." + key, "tf_slim", "slim", "tf1clip.upgrade._slim_names")
+    for key in ("slim", "layers", "framework", "losses", "metrics", "training")
+) + (Route(_C + ".gan", "tensorflow_gan", "gan", "tf1clip.upgrade._gan_names"),)
+
+ROUTED_GRAPH = (
+    "get_variables_to_restore",
+    "assign_from_checkpoint_fn",
+    "get_model_variables",
+    "gan.gan_model",
+    "gan.gan_train_ops",
+    "gan.gan_train",
+)
+"""Ends of routed names (tf-slim's, TF-GAN's) that build TF 1 graph code."""
+
+
+def rows(target: Optional[str] = None, table: Optional[Iterable[Row]] = None) -> Tuple[Row, ...]:
+    """The rows of ``target`` (all rows when None), from ``table`` (default :data:`ROWS`)."""
+    return tuple(r for r in (ROWS if table is None else table) if target is None or r.target == target)
+
+
+def targets() -> Tuple[str, ...]:
+    """Every target module, in first-row order."""
+    return tuple(dict.fromkeys(r.target for r in ROWS))
+
+
+def names(target: str) -> Tuple[str, ...]:
+    """The public names of ``target`` (its ``__all__``), in row order."""
+    return tuple(n for r in rows(target) for n in r.names)
+
+
+def impl_of(target: str, name: str) -> str:
+    """The module defining ``name`` of ``target``; ``AttributeError`` when no row has it."""
+    for r in rows(target):
+        if name in r.names:
+            return r.impl
+    raise AttributeError("module %r has no attribute %r" % (target, name))
+
+
+def load(target: str, name: str) -> Any:
+    """Imports and returns ``name`` of ``target`` from its implementation module."""
+    impl = impl_of(target, name)
+    module = importlib.import_module(impl)
+    return module if impl == target + "." + name else getattr(module, name)
+
+
+def module_getattr(target: str, globals_: Dict[str, Any]) -> Callable[[str], Any]:
+    """A PEP 562 ``__getattr__`` for ``target`` that loads its names on first use and keeps them in ``globals_``."""
+
+    def __getattr__(name: str) -> Any:  # noqa: N807
+        value = load(target, name)
+        globals_[name] = value
+        return value
+
+    return __getattr__
+
+
+def module_dir(target: str, globals_: Dict[str, Any]) -> Callable[[], List[str]]:
+    """A PEP 562 ``__dir__`` for ``target``: its globals and its names."""
+    return lambda: sorted(set(globals_) | set(names(target)))
+
+
+@functools.lru_cache(maxsize=None)
+def _own_table(table: Tuple[Row, ...]) -> Dict[str, Tuple[str, Tuple[str, ...]]]:
+    own: Dict[str, Tuple[str, Tuple[str, ...]]] = {}
+    for r in table:
+        for path in r.tf_paths:
+            target, known = own.get(path, (r.target, ()))
+            if target != r.target:
+                raise ValueError("tf_paths: %r maps to %r and %r" % (path, target, r.target))
+            own[path] = (target, known + tuple(n for n in r.names if n not in known))
+    return own
+
+
+def own_table(table: Optional[Iterable[Row]] = None) -> Dict[str, Tuple[str, Tuple[str, ...]]]:
+    """tf1clip-upgrade's conversions: ``{TF 1.15 module path: (tf1clip module, names)}`` of ``table`` (default
+    :data:`ROWS`); cached, do not mutate."""
+    return _own_table(ROWS if table is None else tuple(table))
+
+
+@functools.lru_cache(maxsize=None)
+def _flagged(table: Tuple[Row, ...], flag: str) -> Tuple[str, ...]:
+    """Whole targets whose rows all have ``flag``, then ``target.name`` of the other flagged names."""
+    whole = tuple(t for t in dict.fromkeys(r.target for r in table) if all(getattr(r, flag) for r in rows(t, table)))
+    paths = (r.target + "." + n for r in table if getattr(r, flag) and r.target not in whole for n in r.names)
+    return tuple(dict.fromkeys(whole + tuple(paths)))
+
+
+def keras2_targets() -> Tuple[str, ...]:
+    """Targets, and ``target.name`` paths, that need Keras 2 (a path under one of them needs it too)."""
+    return _flagged(ROWS, "keras2")
+
+
+def graph_targets() -> Tuple[str, ...]:
+    """Targets, and ``target.name`` paths, that build TF 1 graph code (a path under one of them does too)."""
+    return _flagged(ROWS, "graph")
+
+
+def extra_for(target: str) -> Tuple[str, ...]:
+    """The extras some name of ``target`` needs, sorted."""
+    return tuple(sorted({r.extra for r in rows(target) if r.extra}))
+
+
+def route_of(target: str) -> Optional[Route]:
+    """The route of ``target`` or of the module it is under, or None."""
+    found = [r for r in ROUTES if target == r.target or target.startswith(r.target + ".")]
+    return max(found, key=lambda r: len(r.target)) if found else None
+
+
+def install_line(extras: Iterable[str], keras2: bool = False) -> str:
+    """The shell command installing tf1clip with ``extras`` (and tf-keras when ``keras2``)."""
+    chosen = sorted(set(extras))
+    line = "python3 -m pip install 'tf1clip%s'" % ("[%s]" % ",".join(chosen) if chosen else "")
+    return line + (" && python3 -m tf1clip.install_extras legacy-keras" if keras2 else "")
