@@ -110,6 +110,21 @@ def test_every_promised_api_has_a_program():
         "tf.contrib.seq2seq.tile_batch",
         "tf.contrib.seq2seq.BahdanauAttention",
         "tf.contrib.seq2seq.AttentionWrapper",
+        "input_data.read_data_sets",
+        "tf.contrib.lookup.index_table_from_tensor",
+        "tf.contrib.data.batch_and_drop_remainder",
+        "map_and_batch",
+        "tf.data.Iterator.from_structure",
+        "learn_runner.run",
+        "tf.contrib.learn.Experiment",
+        "tf.contrib.learn.Estimator",
+        "tf.contrib.learn.RunConfig",
+        "tf.contrib.learn.ModelFnOps",
+        "tf.contrib.learn.ModeKeys",
+        "saved_model_export_utils.make_export_strategy",
+        "tf.contrib.crf.crf_log_likelihood",
+        "tf.contrib.crf.crf_decode",
+        "tf.contrib.crf.viterbi_decode",
     ]:
         assert api in text, api
 

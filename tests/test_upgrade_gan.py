@@ -1,5 +1,5 @@
-"""tf1clip-upgrade routes tf.contrib.gan (to TF-GAN), HParams and tfprof in every spelling; contrib.learn's
-RunConfig becomes tf.estimator.RunConfig where the arguments map; the rest of learn and quantize stay ERRORs."""
+"""tf1clip-upgrade routes tf.contrib.gan (to TF-GAN), HParams and tfprof in every spelling; contrib.learn.models
+and quantize stay ERRORs (the rest of contrib.learn is tf1clip.contrib.learn's: tests/test_contrib_learn.py)."""
 
 import importlib
 import importlib.util
@@ -139,38 +139,17 @@ def test_upgraded_tfprof_and_hparams_targets_import():
         assert all(hasattr(target, n) for n in names), contrib
 
 
-def test_learn_run_config_maps_or_says_where_the_settings_go():
-    result = _up(
-        """\
-        import tensorflow as tf
-        a = tf.contrib.learn.RunConfig(model_dir=d, save_checkpoints_steps=10, tf_random_seed=1)
-        b = tf.contrib.learn.RunConfig(gpu_memory_fraction=0.5, model_dir=d)
-        c = tf.contrib.learn.RunConfig("grpc://x")
-        """,
-        target="estimator",
-    )
-    lines = result.text.splitlines()
-    assert lines[1] == "a = tf.estimator.RunConfig(model_dir=d, save_checkpoints_steps=10, tf_random_seed=1)"
-    errors = _issues(result)
-    assert [line for line, _ in errors] == [3, 4]
-    assert "RunConfig(gpu_memory_fraction) cannot be converted" in errors[0][1] and "session_config" in errors[0][1]
-    assert "positional arguments" in errors[1][1]
-
-
-def test_learn_estimator_experiment_models_and_quantize_stay_errors_naming_the_replacement():
+def test_learn_models_and_quantize_stay_errors_naming_the_replacement():
+    # tf.contrib.learn's Estimator, RunConfig and Experiment are tf1clip.contrib.learn's (tests/test_contrib_learn.py).
     errors = _issues(
         _up(
             """\
             import tensorflow as tf
-            e = tf.contrib.learn.Estimator(model_fn=f)
-            x = tf.contrib.learn.Experiment(e, train_input_fn=i, eval_input_fn=j)
             m = tf.contrib.learn.models.logistic_regression(x, y)
             tf.contrib.quantize.create_training_graph(quant_delay=100)
             """
         )
     )
-    assert [line for line, _ in errors] == [2, 3, 4, 5]
-    assert "tf.estimator.Estimator" in errors[0][1]
-    assert "tf.estimator.train_and_evaluate" in errors[1][1]
-    assert "canned estimators" in errors[2][1]
-    assert "no graph-rewrite successor" in errors[3][1] and "tensorflow-model-optimization" in errors[3][1]
+    assert [line for line, _ in errors] == [2, 3]
+    assert "canned estimators" in errors[0][1]
+    assert "no graph-rewrite successor" in errors[1][1] and "tensorflow-model-optimization" in errors[1][1]

@@ -67,6 +67,44 @@ _OPT = "tf.contrib.opt"
 _OPT_MODS = "tf.contrib.opt.python.training."
 _TRAINING = "tf.contrib.training.python.training."
 _KERAS2_CELLS = "Keras 2 cells on tf.compat.v1.nn.rnn_cell"
+_DATA = "tf.contrib.data"
+_DATA_OPS = "tf.contrib.data.python.ops."
+DATA_EXPERIMENTAL = (
+    "AUTOTUNE",
+    "Counter",
+    "CsvDataset",
+    "Optional",
+    "RandomDataset",
+    "Reducer",
+    "SqlDataset",
+    "TFRecordWriter",
+    "bucket_by_sequence_length",
+    "choose_from_datasets",
+    "copy_to_device",
+    "dense_to_sparse_batch",
+    "enumerate_dataset",
+    "get_next_as_optional",
+    "get_single_element",
+    "group_by_reducer",
+    "group_by_window",
+    "ignore_errors",
+    "make_batched_features_dataset",
+    "make_csv_dataset",
+    "make_saveable_from_iterator",
+    "map_and_batch",
+    "parallel_interleave",
+    "parse_example_dataset",
+    "prefetch_to_device",
+    "rejection_resample",
+    "sample_from_datasets",
+    "scan",
+    "shuffle_and_repeat",
+    "unbatch",
+    "unique",
+)
+"""``tf.contrib.data`` names (TF 1.15) that are ``tf.data.experimental``'s, with the same name."""
+DATA_V1 = ("Iterator", "TextLineDataset", "TFRecordDataset", "FixedLengthRecordDataset")
+"""``tf.contrib.data`` names (TF 1.3-1.4) that are ``tf.compat.v1.data``'s."""
 _S2S_ATTENTION = (
     "AttentionMechanism",
     "AttentionWrapper",
@@ -83,6 +121,8 @@ _S2S_ATTENTION_DIFFERENCES = (
     "A probability_fn that is not callable and a bad monotonic mode raise at construction (TF 1.15: on the first "
     "call); the Keras-style *V2 mechanisms are not re-created."
 )
+_CUDNN = "tf.contrib.cudnn_rnn"
+_CUDNN_OPS_IMPL = "tf1clip.contrib.cudnn_rnn.python.ops.cudnn_rnn_ops"
 
 
 _S2S_DECODING = (
@@ -154,11 +194,168 @@ def _opt(impl, names, module):
     return Row(_C + ".opt", _C + ".opt." + impl, names, (_OPT, _OPT_MODS + module))
 
 
+_L = _C + ".learn"
+_LP = "tf.contrib.learn.python.learn"
+_LEARN_PATHS = ("tf.contrib.learn", _LP, _LP + ".estimators")
+_LEARN_DIFF = (
+    "Runs on tf1clip.estimator.Estimator: in INFER mode model_fn gets labels=None, a 'loss' eval metric is the mean "
+    "loss, monitors must be SessionRunHooks, the Estimator also writes a 'loss' summary (docs/learn.rst)."
+)
+_PREPROCESSING = ("ByteProcessor", "CategoricalVocabulary", "TOKENIZER_RE", "VocabularyProcessor", "tokenizer")
+_DATASETS = ("Dataset", "Datasets", "load_csv_with_header", "load_csv_without_header", "shrink_csv")
+_EXPORT = ("ExportStrategy", "garbage_collect_exports", "get_timestamped_export_dir", "make_export_strategy")
+_INPUT_FN = ("InputFnOps", "build_default_serving_input_fn", "build_parsing_serving_input_fn")
+
+# tf.contrib.learn (TF 1.15) on tf1clip.estimator: docs/learn.rst. Rows whose modules import tf1clip.estimator
+# (extra "estimator") are checked in a subprocess by tests/test_manifest.py.
+_LEARN_ROWS: Tuple[Row, ...] = (
+    Row(
+        _L,
+        _L + ".estimator",
+        ("BaseEstimator", "Estimator", "SKCompat"),
+        _LEARN_PATHS,
+        differences=_LEARN_DIFF,
+        extra="estimator",
+        keras2=True,
+        graph=True,
+    ),
+    Row(
+        _L,
+        _L + ".estimator",
+        ("MetricSpec",),
+        _LEARN_PATHS + (_LP + ".metric_spec",),
+        extra="estimator",
+        keras2=True,
+        graph=True,
+    ),
+    Row(
+        _L,
+        _L + ".estimator",
+        ("NotFittedError",),
+        _LEARN_PATHS + (_LP + ".estimators._sklearn",),
+        extra="estimator",
+        keras2=True,
+        graph=True,
+    ),
+    Row(
+        _L,
+        _L + ".run_config",
+        ("ClusterConfig", "Environment", "RunConfig", "TaskType"),
+        _LEARN_PATHS,
+        extra="estimator",
+        keras2=True,
+        graph=True,
+    ),
+    Row(_L, _L + ".experiment", ("Experiment",), _LEARN_PATHS[:2], extra="estimator", keras2=True, graph=True),
+    Row(_L, _L + ".model_fn", ("ModeKeys", "ModelFnOps", "PredictionKey", "ProblemType"), _LEARN_PATHS),
+    Row(
+        _L,
+        _L + ".utils.saved_model_export_utils",
+        ("ExportStrategy", "make_export_strategy"),
+        _LEARN_PATHS[:2],
+        extra="estimator",
+    ),
+    Row(_L, _L + ".utils.input_fn_utils", ("InputFnOps", "build_parsing_serving_input_fn"), _LEARN_PATHS[:2]),
+    Row(_L, _L + ".learn_runner", ("learn_runner",), _LEARN_PATHS[:2], extra="estimator", keras2=True, graph=True),
+)
+_LEARN_ROWS += _submodules(_L, "preprocessing", "datasets", "utils", tf_paths=_LEARN_PATHS[:2])
+_LEARN_ROWS += (
+    Row(
+        _L + ".learn_runner",
+        _L + ".learn_runner",
+        ("run", "tune"),
+        ("tf.contrib.learn.learn_runner", _LP + ".learn_runner", _LP + ".learn_runner_lib"),
+        extra="estimator",
+        keras2=True,
+        graph=True,
+    ),
+    Row(
+        _L + ".experiment",
+        _L + ".experiment",
+        ("Experiment",),
+        (_LP + ".experiment",),
+        extra="estimator",
+        keras2=True,
+        graph=True,
+    ),
+    Row(
+        _L + ".estimator",
+        _L + ".estimator",
+        ("BaseEstimator", "Estimator", "MetricSpec", "NotFittedError", "SKCompat"),
+        (_LP + ".estimators.estimator",),
+        differences=_LEARN_DIFF,
+        extra="estimator",
+        keras2=True,
+        graph=True,
+    ),
+    Row(
+        _L + ".run_config",
+        _L + ".run_config",
+        ("ClusterConfig", "Environment", "RunConfig", "TaskType"),
+        (_LP + ".estimators.run_config",),
+        extra="estimator",
+        keras2=True,
+        graph=True,
+    ),
+    Row(_L + ".model_fn", _L + ".model_fn", ("MetricKey",), (_LP + ".estimators.metric_key",)),
+    Row(_L + ".model_fn", _L + ".model_fn", ("ModeKeys", "ModelFnOps"), (_LP + ".estimators.model_fn",)),
+    Row(_L + ".model_fn", _L + ".model_fn", ("PredictionKey",), (_LP + ".estimators.prediction_key",)),
+    Row(_L + ".model_fn", _L + ".model_fn", ("ProblemType",), (_LP + ".estimators.constants",)),
+    Row(
+        _L + ".preprocessing",
+        _L + ".preprocessing",
+        _PREPROCESSING,
+        (
+            "tf.contrib.learn.preprocessing",
+            _LP + ".preprocessing",
+            _LP + ".preprocessing.text",
+            _LP + ".preprocessing.categorical_vocabulary",
+        ),
+        differences="VocabularyProcessor.restore reads TF 1.x pickles with an unpickler mapping TF 1.x's module paths.",
+    ),
+    Row(_L + ".preprocessing", _L + ".preprocessing", ("MODULE_ALIASES", "Unpickler", "load"), ()),
+    Row(_L + ".datasets", _L + ".datasets.base", _DATASETS, ("tf.contrib.learn.datasets", _LP + ".datasets")),
+)
+_LEARN_ROWS += _submodules(_L + ".datasets", "base", tf_paths=("tf.contrib.learn.datasets", _LP + ".datasets"))
+_LEARN_ROWS += (
+    Row(
+        _L + ".datasets.base",
+        _L + ".datasets.base",
+        _DATASETS,
+        ("tf.contrib.learn.datasets.base", _LP + ".datasets.base"),
+    ),
+    Row(
+        _L + ".utils.saved_model_export_utils",
+        _L + ".utils.saved_model_export_utils",
+        _EXPORT,
+        (
+            "tf.contrib.learn.utils.saved_model_export_utils",
+            _LP + ".utils.saved_model_export_utils",
+            _LP + ".export_strategy",
+        ),
+        extra="estimator",
+    ),
+    Row(
+        _L + ".utils.input_fn_utils",
+        _L + ".utils.input_fn_utils",
+        _INPUT_FN,
+        ("tf.contrib.learn.utils.input_fn_utils", _LP + ".utils.input_fn_utils"),
+    ),
+)
+_LEARN_ROWS += _submodules(
+    _L + ".utils", "input_fn_utils", "saved_model_export_utils", tf_paths=("tf.contrib.learn.utils", _LP + ".utils")
+)
+
+
 ROWS: Tuple[Row, ...] = (
-    _submodules(_C, "estimator", "framework", "layers", "opt", "slim", "training", tf_paths=("tf.contrib",))
+    _submodules(
+        _C, "data", "estimator", "framework", "layers", "lookup", "opt", "slim", "training", tf_paths=("tf.contrib",)
+    )
     + _submodules(_C, "rnn", "legacy_seq2seq", "cudnn_rnn", "seq2seq", tf_paths=("tf.contrib",), keras2=True)
+    + _submodules(_C, "crf", tf_paths=("tf.contrib",))
     + _submodules(_C, "losses", "metrics", extra="slim")
     + _submodules(_C, "gan", extra="gan")
+    + _submodules(_C, "learn", tf_paths=("tf.contrib",))
     + (
         Row(_C + ".estimator", "tf1clip.optimizer", ("clip_gradients_by_norm",), ("tf.contrib.estimator",)),
         Row(
@@ -378,22 +575,21 @@ ROWS: Tuple[Row, ...] = (
         ),
         Row(
             _C + ".cudnn_rnn",
-            _C + ".cudnn_rnn",
+            _CUDNN_OPS_IMPL,
             ("CudnnCompatibleGRUCell", "CudnnCompatibleLSTMCell"),
-            (
-                "tf.contrib.cudnn_rnn",
-                "tf.contrib.cudnn_rnn.python.layers.cudnn_rnn",
-                "tf.contrib.cudnn_rnn.python.ops.cudnn_rnn_ops",
-            ),
+            (_CUDNN, _CUDNN + ".python.layers.cudnn_rnn", _CUDNN + ".python.ops.cudnn_rnn_ops"),
             keras2=True,
         ),
         Row(
             _C + ".cudnn_rnn",
-            _C + ".cudnn_rnn",
+            _C + ".cudnn_rnn.python.layers.cudnn_rnn",
             ("CudnnGRU", "CudnnLSTM", "CudnnRNNRelu", "CudnnRNNTanh"),
-            (),
+            (_CUDNN, _CUDNN + ".python.layers.cudnn_rnn"),
             keras2=True,
-            differences="Not re-created (an opaque cuDNN weight buffer): constructing one raises NotImplementedError.",
+            graph=True,
+            differences="Off a GPU they compute cuDNN's function with TensorFlow ops (no skip_input; dropout masks "
+            "are not cuDNN's) and write TF 1.15's checkpoints (opaque buffer in cuDNN's packed layout plus canonical "
+            "weights); Saver-based checkpoints only.",
         ),
         Row(
             _C + ".seq2seq",
@@ -432,6 +628,65 @@ ROWS: Tuple[Row, ...] = (
             graph=True,
             differences="TF 1.15's private helpers, which TF 1 code subclassed and imported from the module.",
         ),
+        Row(
+            _C + ".cudnn_rnn",
+            _CUDNN_OPS_IMPL,
+            (
+                "CudnnGRUSaveable",
+                "CudnnLSTMSaveable",
+                "CudnnParamsFormatConverterGRU",
+                "CudnnParamsFormatConverterLSTM",
+                "CudnnParamsFormatConverterRelu",
+                "CudnnParamsFormatConverterTanh",
+                "CudnnRNNReluSaveable",
+                "CudnnRNNTanhSaveable",
+            ),
+            (_CUDNN, _CUDNN + ".python.ops.cudnn_rnn_ops"),
+            keras2=True,
+            graph=True,
+        ),
+        Row(
+            _C + ".cudnn_rnn",
+            _CUDNN_OPS_IMPL,
+            (
+                "CUDNN_GRU",
+                "CUDNN_GRU_PARAMS_PER_LAYER",
+                "CUDNN_INPUT_AUTO_MODE",
+                "CUDNN_INPUT_LINEAR_MODE",
+                "CUDNN_INPUT_SKIP_MODE",
+                "CUDNN_LSTM",
+                "CUDNN_LSTM_PARAMS_PER_LAYER",
+                "CUDNN_RNN_BIDIRECTION",
+                "CUDNN_RNN_RELU",
+                "CUDNN_RNN_RELU_PARAMS_PER_LAYER",
+                "CUDNN_RNN_TANH",
+                "CUDNN_RNN_TANH_PARAMS_PER_LAYER",
+                "CUDNN_RNN_UNIDIRECTION",
+            ),
+            (_CUDNN + ".python.layers.cudnn_rnn", _CUDNN + ".python.ops.cudnn_rnn_ops"),
+            keras2=True,
+            differences="Also on tf1clip.contrib.cudnn_rnn (TF 1.15 had them in its two modules only).",
+        ),
+        Row(
+            _C + ".crf",
+            _C + ".crf.crf",
+            (
+                "CrfDecodeBackwardRnnCell",
+                "CrfDecodeForwardRnnCell",
+                "CrfForwardRnnCell",
+                "crf_binary_score",
+                "crf_decode",
+                "crf_log_likelihood",
+                "crf_log_norm",
+                "crf_multitag_sequence_score",
+                "crf_sequence_score",
+                "crf_unary_score",
+            ),
+            ("tf.contrib.crf", "tf.contrib.crf.python.ops.crf"),
+            graph=True,
+            differences="The three cells are cell-like objects, not RNNCell subclasses (no Keras needed).",
+        ),
+        Row(_C + ".crf", _C + ".crf.crf", ("viterbi_decode",), ("tf.contrib.crf", "tf.contrib.crf.python.ops.crf")),
         Row(_C + ".tfprof", _C + ".tfprof.model_analyzer", ("model_analyzer",), ("tf.contrib.tfprof",)),
         Row(_C + ".tfprof", _C + ".tfprof.tfprof_logger", ("tfprof_logger",), ("tf.contrib.tfprof",)),
         Row(
@@ -455,6 +710,57 @@ ROWS: Tuple[Row, ...] = (
             ("tf.contrib.tfprof.tfprof_logger",),
         ),
         Row(
+            _C + ".data",
+            _C + ".data",
+            ("batch_and_drop_remainder", "padded_batch_and_drop_remainder"),
+            (_DATA, _DATA_OPS + "batching"),
+        ),
+        Row(_C + ".data", _C + ".data", ("sliding_window_batch",), (_DATA, _DATA_OPS + "sliding")),
+        Row(_C + ".data", _C + ".data", ("sloppy_interleave",), (_DATA, _DATA_OPS + "interleave_ops")),
+        Row(
+            _C + ".data",
+            _C + ".data",
+            DATA_EXPERIMENTAL + DATA_V1,
+            (),
+            differences="tf.data.experimental's and tf.compat.v1.data's own; tf1clip-upgrade converts them there.",
+        ),
+        Row(
+            _C + ".lookup",
+            _C + ".lookup",
+            (
+                "FastHashSpec",
+                "HasherSpec",
+                "IdTableWithHashBuckets",
+                "InitializableLookupTableBase",
+                "KeyValueTensorInitializer",
+                "LookupInterface",
+                "MutableDenseHashTable",
+                "MutableHashTable",
+                "StrongHashSpec",
+                "TableInitializerBase",
+                "TextFileIdTableInitializer",
+                "TextFileIndex",
+                "TextFileInitializer",
+                "TextFileStringTableInitializer",
+                "index_table_from_file",
+                "index_table_from_tensor",
+                "index_to_string",
+                "index_to_string_table_from_file",
+                "index_to_string_table_from_tensor",
+                "string_to_index",
+                "string_to_index_table_from_file",
+                "string_to_index_table_from_tensor",
+            ),
+            ("tf.contrib.lookup", "tf.contrib.lookup.lookup_ops"),
+        ),
+        Row(
+            _C + ".lookup",
+            _C + ".lookup",
+            ("HashTable",),
+            ("tf.contrib.lookup", "tf.contrib.lookup.lookup_ops"),
+            differences="shared_name does not share the table between Sessions (TF 2 names the table resource).",
+        ),
+        Row(
             _C + ".mixed_precision",
             _C + ".mixed_precision",
             ("ExponentialUpdateLossScale",),
@@ -464,6 +770,7 @@ ROWS: Tuple[Row, ...] = (
         ),
     )
     + _seq2seq_rows()
+    + _LEARN_ROWS
 )
 
 ROUTES: Tuple[Route, ...] = tuple(

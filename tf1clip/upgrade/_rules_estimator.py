@@ -6,7 +6,6 @@ from tf1clip.upgrade import _tables as T
 from tf1clip.upgrade._astutil import dotted
 from tf1clip.upgrade._engine import ast_edits
 from tf1clip.upgrade._engine import pasta
-from tf1clip.upgrade._tables import ERROR
 from tf1clip.upgrade._tables import INFO
 
 
@@ -109,27 +108,4 @@ def _canned_estimator(edits, node, call, name, member):
         )
 
 
-def rewrite_learn_run_config(edits, node, parent, path):
-    """``tf.contrib.learn.RunConfig(...)`` -> ``tf.estimator.RunConfig(...)`` when every argument maps."""
-    if path not in T.LEARN_RUN_CONFIG:
-        return False
-    name = dotted(node)
-    if not (isinstance(parent, ast.Call) and parent.func is node):
-        edits.add(ERROR, node, "%s is used without being called; %s." % (name, T.RUN_CONFIG_HELP))
-        return True
-    bad = [k.arg or "**" + dotted(k.value) for k in parent.keywords if k.arg not in T.RUN_CONFIG_ARGS]
-    if parent.args:
-        bad.insert(0, "positional arguments")
-    if bad:
-        edits.add(
-            ERROR,
-            node,
-            "%s(%s) cannot be converted automatically: tf.estimator.RunConfig has no %s; %s."
-            % (name, ", ".join(bad), " or ".join(bad), T.RUN_CONFIG_HELP),
-        )
-        return True
-    edits.replace(parent, node, "tf.estimator.RunConfig", "(its arguments mean the same there)")
-    return True
-
-
-__all__ = ["rewrite_mode_key", "rewrite_estimator", "rewrite_learn_run_config"]
+__all__ = ["rewrite_mode_key", "rewrite_estimator"]
