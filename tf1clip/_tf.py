@@ -387,6 +387,22 @@ def caller_frame(depth):
     return sys._getframe(depth + 1)
 
 
+def control_flow_contexts(graph=None):
+    """``(in_while_loop, in_xla)`` for the v1 control-flow context ops are being built in now.
+
+    tf1clip.contrib.seq2seq.dynamic_decode reads it as TF 1.15 did (``Graph._get_control_flow_context`` and
+    ``control_flow_util``'s ``GetContainingWhileContext``/``GetContainingXLAContext``). Checked on TF 2.15, 2.21.
+    Public replacement: none.
+    """
+    from tensorflow.python.ops import control_flow_util
+
+    ctxt = (graph or tf.compat.v1.get_default_graph())._get_control_flow_context()
+    return (
+        control_flow_util.GetContainingWhileContext(ctxt) is not None,
+        control_flow_util.GetContainingXLAContext(ctxt) is not None,
+    )
+
+
 def saveable_classes():
     """``(SaveableObject, SaveSpec)``: what a ``tf.compat.v1.train.Saver`` saves besides variables.
 
@@ -435,6 +451,9 @@ PRIVATE_NAMES = [
     ("tensorflow.python.framework.random_seed", "_graph_to_seed_dict"),
     ("tensorflow.python.ops.nn_ops", "convolution_internal"),
     ("tensorflow.python.framework.random_seed", "get_seed"),
+    ("tensorflow.Graph", "_get_control_flow_context"),
+    ("tensorflow.python.ops.control_flow_util", "GetContainingWhileContext"),
+    ("tensorflow.python.ops.control_flow_util", "GetContainingXLAContext"),
     ("tensorflow.python.training.saving.saveable_object", "SaveableObject"),
     ("tensorflow.python.training.saving.saveable_object", "SaveSpec"),
     ("tensorflow.python.ops.lookup_ops", "index_table_from_file"),
