@@ -9,7 +9,7 @@ by ONE ``python -m tf1clip.upgrade`` call; then:
 - no ERROR is left for a gradient-clipping symbol, a tf-slim-family symbol
   (tf.contrib.{slim,layers,framework,losses,metrics,training}), tf.flags / tf.app,
   tf.contrib.mixed_precision, a contrib.rnn cell that tf.compat.v1.nn.rnn_cell has or
-  tf1clip.contrib.rnn re-creates, tf.contrib.legacy_seq2seq, or tf.contrib.estimator other than
+  tf1clip.contrib.rnn re-creates, tf.contrib.legacy_seq2seq, tf.contrib.seq2seq, or tf.contrib.estimator other than
   replicate_model_fn / TowerOptimizer (no drop-in: tf.distribute.MirroredStrategy replaces both);
 - the only ERRORs are for what no maintained package provides, file by file, and each
   of them is still reported (the programs keep using those APIs on purpose);
@@ -49,7 +49,7 @@ SLIM_FAMILY = {
     "contrib.training",
 }
 # Modules with a successor in TensorFlow or tf1clip (never an acceptable ERROR).
-CONVERTIBLE = SLIM_FAMILY | {"contrib.estimator", "contrib.mixed_precision", "flags", "app"}
+CONVERTIBLE = SLIM_FAMILY | {"contrib.estimator", "contrib.mixed_precision", "contrib.seq2seq", "flags", "app"}
 # contrib.rnn names the corpus uses that neither tf.compat.v1.nn.rnn_cell nor tf1clip.contrib.rnn has (none
 # since tf1clip.contrib.rnn re-creates AttentionCellWrapper and InputProjectionWrapper).
 RNN_CELLS_WITHOUT_SUCCESSOR: set = set()
@@ -65,8 +65,6 @@ EXPECTED_ERRORS = {
     "explaining_risk_rnn.py": {"contrib.learn": {"rnn_common"}},
     # CudnnLSTM's opaque cuDNN buffer is not re-created (the ERROR names CudnnCompatibleLSTMCell and Keras).
     "magenta_events_rnn_graph.py": {"contrib.cudnn_rnn": {"CudnnLSTM"}},
-    # contrib.seq2seq lives on only in tensorflow-addons (end of life).
-    "ptb_word_lm.py": {"contrib.seq2seq": {"sequence_loss"}},
     "mnist_replicate_model_fn.py": {"contrib.estimator": CONTRIB_ESTIMATOR_WITHOUT_DROP_IN},
     # The deprecated summary ops took a tensor of tags; tf.compat.v1.summary's take one scoped name.
     "slim_train_image_classifier.py": {"contrib.deprecated": {"histogram_summary", "scalar_summary"}},
@@ -76,7 +74,6 @@ SUCCESSORS = {
     "contrib.cudnn_rnn": "tf.keras.layers.LSTM",
     "contrib.quantize": "tensorflow-model-optimization",
     "contrib.rnn": "tf.compat.v1.nn.rnn_cell",
-    "contrib.seq2seq": "tfa.seq2seq",
     "contrib.estimator": "tf.distribute.MirroredStrategy",
     "contrib.deprecated": "tf.compat.v1.summary.histogram",
     "estimator": "tf1clip[estimator]",
@@ -99,6 +96,7 @@ RUNS = {
     "r2cnn_train.py": (["{dir}"], 3),
     "seq2seq_model_base.py": ([], 3),
     "t2t_optimize.py": ([], 3),
+    "ptb_word_lm.py": (["--save_path={dir}", "--max_epoch=3"], 3),
     "textcnn_textrnn_model.py": (["--num_epochs=3"], 3),
     "g2p_transformer_train.py": (["--model-dir={dir}", "--hparams=max_steps=3,layers=[8, 8],lr=0.02"], 3),
     "resnet_tfprof_main.py": (["--log_root={dir}", "--train_dir={dir}/train", "--num_steps=3"], 3),

@@ -108,6 +108,15 @@ def test_every_promised_api_has_a_program():
         "tf.contrib.learn.ModelFnOps",
         "tf.contrib.learn.ModeKeys",
         "saved_model_export_utils.make_export_strategy",
+        "tf.contrib.seq2seq.TrainingHelper",
+        "tf.contrib.seq2seq.GreedyEmbeddingHelper",
+        "tf.contrib.seq2seq.BasicDecoder",
+        "tf.contrib.seq2seq.dynamic_decode",
+        "tf.contrib.seq2seq.sequence_loss",
+        "tf.contrib.seq2seq.BeamSearchDecoder",
+        "tf.contrib.seq2seq.tile_batch",
+        "tf.contrib.seq2seq.BahdanauAttention",
+        "tf.contrib.seq2seq.AttentionWrapper",
     ]:
         assert api in text, api
 

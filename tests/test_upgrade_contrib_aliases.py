@@ -31,6 +31,7 @@ CONVERTED = {
     "framework.nest": ("nest", "nest.flatten([1])"),
     "rnn": ("rnn", "rnn.LSTMCell(4)"),
     "legacy_seq2seq": ("s2s", "s2s.sequence_loss_by_example"),
+    "seq2seq": ("s2s", "s2s.sequence_loss"),
     "estimator": ("est", "est.clip_gradients_by_norm(tf.train.GradientDescentOptimizer(0.1), 1.0)"),
     "gan": ("tfgan", "tfgan.losses.wasserstein_generator_loss"),
     "cudnn_rnn": ("cudnn_rnn", "cudnn_rnn.CudnnCompatibleLSTMCell(4)"),

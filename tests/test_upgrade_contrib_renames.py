@@ -262,3 +262,90 @@ def test_contrib_estimator_heads_and_estimators_convert_in_every_spelling(spelli
     exec(compile(ast.Module(body=imports, type_ignores=[]), "<converted>", "exec"), namespace)
     for name in CONTRIB_HEADS:
         assert eval(got[name], namespace) is getattr(tf1clip.contrib.estimator, name), (name, result.text)
+
+
+# tf.contrib.seq2seq (tf1clip.contrib.seq2seq re-creates all of it): the package's spellings, and each
+# implementation module imported by path.
+SEQ2SEQ_DECODING = ["BasicDecoder", "GreedyEmbeddingHelper", "TrainingHelper", "dynamic_decode", "sequence_loss"]
+SEQ2SEQ_DECODING += ["BeamSearchDecoder", "tile_batch", "gather_tree", "FinalBeamSearchDecoderOutput"]
+SEQ2SEQ_SPELLINGS = {
+    "chain": ("", "tf.contrib.seq2seq.", "import tf1clip.contrib"),
+    "from tensorflow.contrib import seq2seq": (
+        "from tensorflow.contrib import seq2seq\n",
+        "seq2seq.",
+        "from tf1clip.contrib import seq2seq",
+    ),
+    "import tensorflow.contrib.seq2seq as seq2seq": (
+        "import tensorflow.contrib.seq2seq as seq2seq\n",
+        "seq2seq.",
+        "import tf1clip.contrib.seq2seq as seq2seq",
+    ),
+    "from tensorflow.contrib.seq2seq import name": (
+        "from tensorflow.contrib.seq2seq import %s\n" % ", ".join(SEQ2SEQ_DECODING + ["BahdanauAttention"]),
+        "",
+        "from tf1clip.contrib.seq2seq import %s" % ", ".join(SEQ2SEQ_DECODING + ["BahdanauAttention"]),
+    ),
+}
+
+
+def _upgrade_clean(source):
+    result = upgrade_source(source)
+    assert not [e for e in result.log if e.severity == "ERROR"], (result.log, result.text)
+    assert "tensorflow.contrib" not in result.text and "tf.contrib" not in result.text, result.text
+    return result.text
+
+
+def _run_imports_and_uses(text):
+    """The converted file's tf1clip imports and ``u_`` assignments, executed: {name: value}."""
+    tree = ast.parse(text)
+    body = [
+        n
+        for n in tree.body
+        if isinstance(n, (ast.Import, ast.ImportFrom))
+        and "tf1clip" in ast.unparse(n)
+        or isinstance(n, ast.Assign)
+        and isinstance(n.targets[0], ast.Name)
+        and n.targets[0].id.startswith("u_")
+    ]
+    namespace: dict = {}
+    exec(compile(ast.Module(body=body, type_ignores=[]), "<converted>", "exec"), namespace)
+    return {k[2:]: v for k, v in namespace.items() if k.startswith("u_")}
+
+
+@pytest.mark.parametrize("spelling", sorted(SEQ2SEQ_SPELLINGS))
+def test_contrib_seq2seq_converts_in_every_spelling_without_error(spelling):
+    import tf1clip.contrib.seq2seq as seq2seq
+
+    header, prefix, import_line = SEQ2SEQ_SPELLINGS[spelling]
+    uses = "".join("u_%s = %s%s\n" % (name, prefix, name) for name in SEQ2SEQ_DECODING)
+    text = _upgrade_clean("import tensorflow as tf\n" + header + uses + "a = %sBahdanauAttention\n" % prefix)
+    assert import_line in text.splitlines(), text
+    assert 'os.environ["TF_USE_LEGACY_KERAS"] = "1"' in text
+    assert "tf.compat.v1.disable_v2_behavior()" in text
+    got = _run_imports_and_uses(text)
+    assert got == {name: getattr(seq2seq, name) for name in SEQ2SEQ_DECODING}
+
+
+@pytest.mark.parametrize(
+    "module, names",
+    [
+        ("decoder", ["Decoder", "dynamic_decode"]),
+        ("basic_decoder", ["BasicDecoder", "BasicDecoderOutput"]),
+        ("helper", ["TrainingHelper", "GreedyEmbeddingHelper", "ScheduledOutputTrainingHelper", "CustomHelper"]),
+        ("beam_search_decoder", ["BeamSearchDecoder", "tile_batch", "gather_tree_from_array"]),
+        ("beam_search_ops", ["gather_tree"]),
+        ("loss", ["sequence_loss"]),
+    ],
+)
+def test_contrib_seq2seq_implementation_modules_convert(module, names):
+    import importlib
+
+    target = importlib.import_module("tf1clip.contrib.seq2seq." + module)
+    source = "import tensorflow as tf\nfrom tensorflow.contrib.seq2seq.python.ops import %s\n" % module
+    source += "".join("u_%s = %s.%s\n" % (name, module, name) for name in names)
+    source += "from tensorflow.contrib.seq2seq.python.ops.%s import %s\n" % (module, names[0])
+    source += "u_first = %s\n" % names[0]
+    text = _upgrade_clean(source)
+    assert "from tf1clip.contrib.seq2seq import %s" % module in text.splitlines(), text
+    got = _run_imports_and_uses(text)
+    assert got == dict({name: getattr(target, name) for name in names}, first=getattr(target, names[0]))

@@ -273,6 +273,22 @@ def adam_beta_powers(optimizer):
     return optimizer._get_beta_accumulators()
 
 
+def control_flow_contexts(graph=None):
+    """``(in_while_loop, in_xla)`` for the v1 control-flow context ops are being built in now.
+
+    tf1clip.contrib.seq2seq.dynamic_decode reads it as TF 1.15 did (``Graph._get_control_flow_context`` and
+    ``control_flow_util``'s ``GetContainingWhileContext``/``GetContainingXLAContext``). Checked on TF 2.15, 2.21.
+    Public replacement: none.
+    """
+    from tensorflow.python.ops import control_flow_util
+
+    ctxt = (graph or tf.compat.v1.get_default_graph())._get_control_flow_context()
+    return (
+        control_flow_util.GetContainingWhileContext(ctxt) is not None,
+        control_flow_util.GetContainingXLAContext(ctxt) is not None,
+    )
+
+
 # (object or class path, attribute) for every private name above.
 PRIVATE_NAMES = [
     ("tensorflow.compat.v1.train.experimental.MixedPrecisionLossScaleOptimizer", "_doing_dynamic_loss_scaling"),
@@ -301,6 +317,9 @@ PRIVATE_NAMES = [
     ("tensorflow.compat.v1.train.Optimizer", "_create_non_slot_variable"),
     ("tensorflow.compat.v1.train.Optimizer", "_get_non_slot_variable"),
     ("tensorflow.compat.v1.train.AdamOptimizer", "_get_beta_accumulators"),
+    ("tensorflow.Graph", "_get_control_flow_context"),
+    ("tensorflow.python.ops.control_flow_util", "GetContainingWhileContext"),
+    ("tensorflow.python.ops.control_flow_util", "GetContainingXLAContext"),
 ]
 
 # (class path, attribute) for the private attributes that instances get in ``__init__``.

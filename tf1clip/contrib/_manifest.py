@@ -85,6 +85,67 @@ _S2S_ATTENTION_DIFFERENCES = (
 )
 
 
+_S2S_DECODING = (
+    (
+        "decoder",
+        ("Decoder", "dynamic_decode"),
+        (),
+        "dynamic_decode accepts and ignores TF 1.15's BaseDecoder keyword arguments; BaseDecoder is not re-created.",
+    ),
+    (
+        "basic_decoder",
+        ("BasicDecoderOutput", "BasicDecoder"),
+        (),
+        "output_layer may be any callable with compute_output_shape; BasicDecoderV2 is not re-created.",
+    ),
+    (
+        "helper",
+        (
+            "Helper",
+            "TrainingHelper",
+            "GreedyEmbeddingHelper",
+            "SampleEmbeddingHelper",
+            "CustomHelper",
+            "ScheduledEmbeddingTrainingHelper",
+            "ScheduledOutputTrainingHelper",
+            "InferenceHelper",
+        ),
+        (),
+        "Seeded sampling draws TF 1.15's numbers under v1 control flow only.",
+    ),
+    (
+        "beam_search_decoder",
+        (
+            "BeamSearchDecoderOutput",
+            "BeamSearchDecoderState",
+            "BeamSearchDecoder",
+            "FinalBeamSearchDecoderOutput",
+            "tile_batch",
+        ),
+        ("gather_tree_from_array",),
+        "output_layer may be any callable with compute_output_shape; BeamSearchDecoderV2 is not re-created.",
+    ),
+    (
+        "beam_search_ops",
+        ("gather_tree",),
+        (),
+        "Built from TensorFlow ops (TF 2 has no GatherTree op); an invalid parent id fails through an Assert.",
+    ),
+    ("loss", ("sequence_loss",), (), "Also accepts NumPy arrays; the SequenceLoss class is not re-created."),
+)
+
+
+def _seq2seq_rows():
+    """Per decoding module: its names on ``tf1clip.contrib.seq2seq`` and on the module (with module-only names)."""
+    rows = []
+    for module, names, module_only, differences in _S2S_DECODING:
+        impl = _C + ".seq2seq." + module
+        flags = {"keras2": True, "graph": True, "differences": differences}
+        rows.append(Row(_C + ".seq2seq", impl, names, ("tf.contrib.seq2seq",), **flags))
+        rows.append(Row(impl, impl, names + module_only, ("tf.contrib.seq2seq.python.ops." + module,), **flags))
+    return tuple(rows)
+
+
 def _submodules(target, *names, tf_paths=(), **flags):
     return tuple(Row(target, target + "." + name, (name,), tf_paths, **flags) for name in names)
 
@@ -557,6 +618,7 @@ ROWS: Tuple[Row, ...] = (
         ),
     )
     + _LEARN_ROWS
+    + _seq2seq_rows()
 )
 
 ROUTES: Tuple[Route, ...] = tuple(

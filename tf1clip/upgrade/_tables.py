@@ -291,7 +291,7 @@ SUCCESSORS = {
     "in its docs (docs/contrib_opt.rst), not this one; use a tf.compat.v1.train optimizer instead",
     "tf.contrib.distributions": "use the tensorflow-probability package (tfp.distributions)",
     "tf.contrib.bayesflow": "use the tensorflow-probability package",
-    "tf.contrib.seq2seq": "use tensorflow-addons' tfa.seq2seq (in maintenance mode) or Keras layers",
+    "tf.contrib.seq2seq": "tf1clip.contrib.seq2seq re-creates TF 1.15's public names (docs/seq2seq.rst), not this one",
     "tf.contrib.crf": "use tensorflow-addons' tfa.text.crf (in maintenance mode)",
     "tf.contrib.image": "use tf.image or tensorflow-addons' tfa.image (in maintenance mode)",
     "tf.contrib.data": "use tf.data and tf.data.experimental",
