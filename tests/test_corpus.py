@@ -63,15 +63,12 @@ CONTRIB_ESTIMATOR_WITHOUT_DROP_IN = {"replicate_model_fn", "TowerOptimizer"}
 EXPECTED_ERRORS = {
     "delta_solver.py": {"contrib.quantize": {"create_training_graph"}},
     "explaining_risk_rnn.py": {"contrib.learn": {"rnn_common"}},
-    # CudnnLSTM's opaque cuDNN buffer is not re-created (the ERROR names CudnnCompatibleLSTMCell and Keras).
-    "magenta_events_rnn_graph.py": {"contrib.cudnn_rnn": {"CudnnLSTM"}},
     "mnist_replicate_model_fn.py": {"contrib.estimator": CONTRIB_ESTIMATOR_WITHOUT_DROP_IN},
     # The deprecated summary ops took a tensor of tags; tf.compat.v1.summary's take one scoped name.
     "slim_train_image_classifier.py": {"contrib.deprecated": {"histogram_summary", "scalar_summary"}},
 }
 # A successor each such ERROR must name, where one exists.
 SUCCESSORS = {
-    "contrib.cudnn_rnn": "tf.keras.layers.LSTM",
     "contrib.quantize": "tensorflow-model-optimization",
     "contrib.rnn": "tf.compat.v1.nn.rnn_cell",
     "contrib.estimator": "tf.distribute.MirroredStrategy",

@@ -114,8 +114,7 @@ def test_engine_internals_import_on_this_tensorflow():
 
     for name in ("ast_edits", "ipynb", "tf_upgrade_v2", "tf_upgrade_v2_safety", "pasta"):
         assert getattr(_engine, name) is not None
-    assert callable(_engine.PastaEditVisitor) and callable(_engine.get_notebook_code)
-    assert callable(_engine.update_notebook) and callable(_engine.ast_edits.full_name_node)
+    assert callable(_engine.PastaEditVisitor) and callable(_engine.ast_edits.full_name_node)
     assert callable(_engine.ast_edits.get_arg_value)
     assert _engine.tensorflow_version() >= (2, 15)
 

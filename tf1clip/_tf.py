@@ -2,6 +2,8 @@
 place tf1clip reaches TensorFlow's non-public names (listed in ``PRIVATE_NAMES`` and
 ``PRIVATE_INSTANCE_ATTRIBUTES``; tests/test_tf_internals.py resolves them all)."""
 
+import sys
+
 MIN_TF_VERSION = (2, 15)
 
 _INSTALL_HINT = (
@@ -10,12 +12,30 @@ _INSTALL_HINT = (
     "Estimator code also needs tensorflow-estimator 2.15 (the 'estimator' extra; tf1clip.estimator)." % MIN_TF_VERSION
 )
 
+
+def _unavailable(message):
+    """The ImportError saying what to install; uncaught, its message is printed first (before the traceback)."""
+    error = ImportError(message)
+    error.tf1clip_install_hint = True
+    previous = sys.excepthook
+
+    def hook(kind, value, tb):
+        if getattr(value, "tf1clip_install_hint", False):
+            sys.stderr.write("%s\n\n" % value)
+        previous(kind, value, tb)
+
+    if not getattr(previous, "tf1clip_hook", False):
+        hook.tf1clip_hook = True
+        sys.excepthook = hook
+    return error
+
+
 try:
     import tensorflow as tf
 except ImportError as err:  # pragma: no cover - exercised in a subprocess test
-    raise ImportError(
+    raise _unavailable(
         "tf1clip needs TensorFlow >= %d.%d, which is not installed (%s). %s" % (MIN_TF_VERSION + (err, _INSTALL_HINT))
-    ) from err
+    ) from None
 
 
 def version_tuple(version):
@@ -28,7 +48,7 @@ def version_tuple(version):
 
 
 if version_tuple(tf.__version__) < MIN_TF_VERSION:  # pragma: no cover
-    raise ImportError(
+    raise _unavailable(
         "tf1clip needs TensorFlow >= %d.%d; found %s. %s" % (MIN_TF_VERSION + (tf.__version__, _INSTALL_HINT))
     )
 
@@ -197,20 +217,6 @@ def pasta_edit_visitor(spec):
     return ast_edits._PastaEditVisitor(spec)
 
 
-def notebook_code(path):
-    """``ipynb._get_code(path)``: ``(code lines, notebook)`` of a notebook file."""
-    from tensorflow.tools.compatibility import ipynb
-
-    return ipynb._get_code(path)
-
-
-def update_notebook(notebook, raw_code, new_lines):
-    """``ipynb._update_notebook``: ``notebook`` with its code cells replaced by ``new_lines``."""
-    from tensorflow.tools.compatibility import ipynb
-
-    return ipynb._update_notebook(notebook, raw_code, new_lines)
-
-
 # (object or class path, attribute) for every private name above that an object or class has.
 def optimizer_update_method(optimizer, name):
     """A v1 optimizer's per-variable update method ``name`` (``_apply_dense``, ``_resource_apply_sparse``, ...).
@@ -246,6 +252,17 @@ def tf_export_module():
     from tensorflow.python.util import tf_export
 
     return tf_export
+
+
+def lookup_ops():
+    """``tensorflow.python.ops.lookup_ops``: the v1 table functions and classes TF 1.15's ``tf.contrib.lookup``
+    re-exported (``index_table_from_file``, ``IdTableWithHashBuckets``, ``FastHashSpec``, ...), which TF 2 keeps
+    but no longer exports. Checked on TF 2.15, 2.16, 2.21. Public replacement: ``tf.lookup.StaticHashTable`` /
+    ``StaticVocabularyTable`` (other signatures and semantics).
+    """
+    from tensorflow.python.ops import lookup_ops as module
+
+    return module
 
 
 # The v1 Optimizer's subclassing protocol, used by tf1clip.contrib.opt's optimizers
@@ -289,6 +306,17 @@ def control_flow_contexts(graph=None):
     )
 
 
+def saveable_classes():
+    """``(SaveableObject, SaveSpec)``: what a ``tf.compat.v1.train.Saver`` saves besides variables.
+
+    ``tensorflow.python.training.saving.saveable_object``: checked on TF 2.15, 2.21 (the v1 ``Saver`` still
+    saves the ``SAVEABLE_OBJECTS`` collection). Public replacement: none for ``tf.compat.v1`` graphs.
+    """
+    from tensorflow.python.training.saving import saveable_object
+
+    return saveable_object.SaveableObject, saveable_object.SaveSpec
+
+
 # (object or class path, attribute) for every private name above.
 PRIVATE_NAMES = [
     ("tensorflow.compat.v1.train.experimental.MixedPrecisionLossScaleOptimizer", "_doing_dynamic_loss_scaling"),
@@ -302,8 +330,6 @@ PRIVATE_NAMES = [
     ("tensorflow.compat.v1.train.Optimizer", "_handle_deferred_dependencies"),
     ("tensorflow.compat.v1.mixed_precision.LossScale", "_add_weight"),
     ("tensorflow.tools.compatibility.ast_edits", "_PastaEditVisitor"),
-    ("tensorflow.tools.compatibility.ipynb", "_get_code"),
-    ("tensorflow.tools.compatibility.ipynb", "_update_notebook"),
     ("tensorflow.compat.v1.train.Optimizer", "_apply_dense"),
     ("tensorflow.compat.v1.train.Optimizer", "_resource_apply_dense"),
     ("tensorflow.compat.v1.train.Optimizer", "_apply_sparse"),
@@ -320,6 +346,14 @@ PRIVATE_NAMES = [
     ("tensorflow.Graph", "_get_control_flow_context"),
     ("tensorflow.python.ops.control_flow_util", "GetContainingWhileContext"),
     ("tensorflow.python.ops.control_flow_util", "GetContainingXLAContext"),
+    ("tensorflow.python.training.saving.saveable_object", "SaveableObject"),
+    ("tensorflow.python.training.saving.saveable_object", "SaveSpec"),
+    ("tensorflow.python.ops.lookup_ops", "index_table_from_file"),
+    ("tensorflow.python.ops.lookup_ops", "index_table_from_tensor"),
+    ("tensorflow.python.ops.lookup_ops", "index_to_string_table_from_file"),
+    ("tensorflow.python.ops.lookup_ops", "index_to_string_table_from_tensor"),
+    ("tensorflow.python.ops.lookup_ops", "IdTableWithHashBuckets"),
+    ("tensorflow.python.ops.lookup_ops", "FastHashSpec"),
 ]
 
 # (class path, attribute) for the private attributes that instances get in ``__init__``.

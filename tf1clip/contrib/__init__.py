@@ -18,8 +18,9 @@ fixed (docs/contrib.rst):
   ``train``)
 * ``opt.clip_gradients_by_global_norm``
 * ``framework.get_global_step``, ``framework.get_or_create_global_step``
-* ``rnn`` (the cells and functions TF 2 dropped), ``legacy_seq2seq``, ``cudnn_rnn`` (the
-  cuDNN-compatible cells), re-created on ``tf.compat.v1.nn.rnn_cell`` (docs/rnn.rst; they need Keras 2)
+* ``rnn`` (the cells and functions TF 2 dropped), ``legacy_seq2seq``, ``cudnn_rnn`` (the cuDNN layers,
+  saveables and compatible cells), re-created on ``tf.compat.v1.nn.rnn_cell`` (docs/rnn.rst; they need Keras 2)
+* ``crf``: TF 1.15's linear-chain CRF, re-created (docs/rnn.rst)
 * ``learn``: TF 1.15's ``tf.contrib.learn`` ``Estimator``, ``RunConfig``, ``Experiment``, ``learn_runner``,
   ``preprocessing.VocabularyProcessor`` ... on ``tf1clip.estimator`` (docs/learn.rst)
 

@@ -67,6 +67,44 @@ _OPT = "tf.contrib.opt"
 _OPT_MODS = "tf.contrib.opt.python.training."
 _TRAINING = "tf.contrib.training.python.training."
 _KERAS2_CELLS = "Keras 2 cells on tf.compat.v1.nn.rnn_cell"
+_DATA = "tf.contrib.data"
+_DATA_OPS = "tf.contrib.data.python.ops."
+DATA_EXPERIMENTAL = (
+    "AUTOTUNE",
+    "Counter",
+    "CsvDataset",
+    "Optional",
+    "RandomDataset",
+    "Reducer",
+    "SqlDataset",
+    "TFRecordWriter",
+    "bucket_by_sequence_length",
+    "choose_from_datasets",
+    "copy_to_device",
+    "dense_to_sparse_batch",
+    "enumerate_dataset",
+    "get_next_as_optional",
+    "get_single_element",
+    "group_by_reducer",
+    "group_by_window",
+    "ignore_errors",
+    "make_batched_features_dataset",
+    "make_csv_dataset",
+    "make_saveable_from_iterator",
+    "map_and_batch",
+    "parallel_interleave",
+    "parse_example_dataset",
+    "prefetch_to_device",
+    "rejection_resample",
+    "sample_from_datasets",
+    "scan",
+    "shuffle_and_repeat",
+    "unbatch",
+    "unique",
+)
+"""``tf.contrib.data`` names (TF 1.15) that are ``tf.data.experimental``'s, with the same name."""
+DATA_V1 = ("Iterator", "TextLineDataset", "TFRecordDataset", "FixedLengthRecordDataset")
+"""``tf.contrib.data`` names (TF 1.3-1.4) that are ``tf.compat.v1.data``'s."""
 _S2S_ATTENTION = (
     "AttentionMechanism",
     "AttentionWrapper",
@@ -83,6 +121,8 @@ _S2S_ATTENTION_DIFFERENCES = (
     "A probability_fn that is not callable and a bad monotonic mode raise at construction (TF 1.15: on the first "
     "call); the Keras-style *V2 mechanisms are not re-created."
 )
+_CUDNN = "tf.contrib.cudnn_rnn"
+_CUDNN_OPS_IMPL = "tf1clip.contrib.cudnn_rnn.python.ops.cudnn_rnn_ops"
 
 
 _S2S_DECODING = (
@@ -308,8 +348,11 @@ _LEARN_ROWS += _submodules(
 
 
 ROWS: Tuple[Row, ...] = (
-    _submodules(_C, "estimator", "framework", "layers", "opt", "slim", "training", tf_paths=("tf.contrib",))
+    _submodules(
+        _C, "data", "estimator", "framework", "layers", "lookup", "opt", "slim", "training", tf_paths=("tf.contrib",)
+    )
     + _submodules(_C, "rnn", "legacy_seq2seq", "cudnn_rnn", "seq2seq", tf_paths=("tf.contrib",), keras2=True)
+    + _submodules(_C, "crf", tf_paths=("tf.contrib",))
     + _submodules(_C, "losses", "metrics", extra="slim")
     + _submodules(_C, "gan", extra="gan")
     + _submodules(_C, "learn", tf_paths=("tf.contrib",))
@@ -532,22 +575,21 @@ ROWS: Tuple[Row, ...] = (
         ),
         Row(
             _C + ".cudnn_rnn",
-            _C + ".cudnn_rnn",
+            _CUDNN_OPS_IMPL,
             ("CudnnCompatibleGRUCell", "CudnnCompatibleLSTMCell"),
-            (
-                "tf.contrib.cudnn_rnn",
-                "tf.contrib.cudnn_rnn.python.layers.cudnn_rnn",
-                "tf.contrib.cudnn_rnn.python.ops.cudnn_rnn_ops",
-            ),
+            (_CUDNN, _CUDNN + ".python.layers.cudnn_rnn", _CUDNN + ".python.ops.cudnn_rnn_ops"),
             keras2=True,
         ),
         Row(
             _C + ".cudnn_rnn",
-            _C + ".cudnn_rnn",
+            _C + ".cudnn_rnn.python.layers.cudnn_rnn",
             ("CudnnGRU", "CudnnLSTM", "CudnnRNNRelu", "CudnnRNNTanh"),
-            (),
+            (_CUDNN, _CUDNN + ".python.layers.cudnn_rnn"),
             keras2=True,
-            differences="Not re-created (an opaque cuDNN weight buffer): constructing one raises NotImplementedError.",
+            graph=True,
+            differences="Off a GPU they compute cuDNN's function with TensorFlow ops (no skip_input; dropout masks "
+            "are not cuDNN's) and write TF 1.15's checkpoints (opaque buffer in cuDNN's packed layout plus canonical "
+            "weights); Saver-based checkpoints only.",
         ),
         Row(
             _C + ".seq2seq",
@@ -586,6 +628,65 @@ ROWS: Tuple[Row, ...] = (
             graph=True,
             differences="TF 1.15's private helpers, which TF 1 code subclassed and imported from the module.",
         ),
+        Row(
+            _C + ".cudnn_rnn",
+            _CUDNN_OPS_IMPL,
+            (
+                "CudnnGRUSaveable",
+                "CudnnLSTMSaveable",
+                "CudnnParamsFormatConverterGRU",
+                "CudnnParamsFormatConverterLSTM",
+                "CudnnParamsFormatConverterRelu",
+                "CudnnParamsFormatConverterTanh",
+                "CudnnRNNReluSaveable",
+                "CudnnRNNTanhSaveable",
+            ),
+            (_CUDNN, _CUDNN + ".python.ops.cudnn_rnn_ops"),
+            keras2=True,
+            graph=True,
+        ),
+        Row(
+            _C + ".cudnn_rnn",
+            _CUDNN_OPS_IMPL,
+            (
+                "CUDNN_GRU",
+                "CUDNN_GRU_PARAMS_PER_LAYER",
+                "CUDNN_INPUT_AUTO_MODE",
+                "CUDNN_INPUT_LINEAR_MODE",
+                "CUDNN_INPUT_SKIP_MODE",
+                "CUDNN_LSTM",
+                "CUDNN_LSTM_PARAMS_PER_LAYER",
+                "CUDNN_RNN_BIDIRECTION",
+                "CUDNN_RNN_RELU",
+                "CUDNN_RNN_RELU_PARAMS_PER_LAYER",
+                "CUDNN_RNN_TANH",
+                "CUDNN_RNN_TANH_PARAMS_PER_LAYER",
+                "CUDNN_RNN_UNIDIRECTION",
+            ),
+            (_CUDNN + ".python.layers.cudnn_rnn", _CUDNN + ".python.ops.cudnn_rnn_ops"),
+            keras2=True,
+            differences="Also on tf1clip.contrib.cudnn_rnn (TF 1.15 had them in its two modules only).",
+        ),
+        Row(
+            _C + ".crf",
+            _C + ".crf.crf",
+            (
+                "CrfDecodeBackwardRnnCell",
+                "CrfDecodeForwardRnnCell",
+                "CrfForwardRnnCell",
+                "crf_binary_score",
+                "crf_decode",
+                "crf_log_likelihood",
+                "crf_log_norm",
+                "crf_multitag_sequence_score",
+                "crf_sequence_score",
+                "crf_unary_score",
+            ),
+            ("tf.contrib.crf", "tf.contrib.crf.python.ops.crf"),
+            graph=True,
+            differences="The three cells are cell-like objects, not RNNCell subclasses (no Keras needed).",
+        ),
+        Row(_C + ".crf", _C + ".crf.crf", ("viterbi_decode",), ("tf.contrib.crf", "tf.contrib.crf.python.ops.crf")),
         Row(_C + ".tfprof", _C + ".tfprof.model_analyzer", ("model_analyzer",), ("tf.contrib.tfprof",)),
         Row(_C + ".tfprof", _C + ".tfprof.tfprof_logger", ("tfprof_logger",), ("tf.contrib.tfprof",)),
         Row(
@@ -609,6 +710,57 @@ ROWS: Tuple[Row, ...] = (
             ("tf.contrib.tfprof.tfprof_logger",),
         ),
         Row(
+            _C + ".data",
+            _C + ".data",
+            ("batch_and_drop_remainder", "padded_batch_and_drop_remainder"),
+            (_DATA, _DATA_OPS + "batching"),
+        ),
+        Row(_C + ".data", _C + ".data", ("sliding_window_batch",), (_DATA, _DATA_OPS + "sliding")),
+        Row(_C + ".data", _C + ".data", ("sloppy_interleave",), (_DATA, _DATA_OPS + "interleave_ops")),
+        Row(
+            _C + ".data",
+            _C + ".data",
+            DATA_EXPERIMENTAL + DATA_V1,
+            (),
+            differences="tf.data.experimental's and tf.compat.v1.data's own; tf1clip-upgrade converts them there.",
+        ),
+        Row(
+            _C + ".lookup",
+            _C + ".lookup",
+            (
+                "FastHashSpec",
+                "HasherSpec",
+                "IdTableWithHashBuckets",
+                "InitializableLookupTableBase",
+                "KeyValueTensorInitializer",
+                "LookupInterface",
+                "MutableDenseHashTable",
+                "MutableHashTable",
+                "StrongHashSpec",
+                "TableInitializerBase",
+                "TextFileIdTableInitializer",
+                "TextFileIndex",
+                "TextFileInitializer",
+                "TextFileStringTableInitializer",
+                "index_table_from_file",
+                "index_table_from_tensor",
+                "index_to_string",
+                "index_to_string_table_from_file",
+                "index_to_string_table_from_tensor",
+                "string_to_index",
+                "string_to_index_table_from_file",
+                "string_to_index_table_from_tensor",
+            ),
+            ("tf.contrib.lookup", "tf.contrib.lookup.lookup_ops"),
+        ),
+        Row(
+            _C + ".lookup",
+            _C + ".lookup",
+            ("HashTable",),
+            ("tf.contrib.lookup", "tf.contrib.lookup.lookup_ops"),
+            differences="shared_name does not share the table between Sessions (TF 2 names the table resource).",
+        ),
+        Row(
             _C + ".mixed_precision",
             _C + ".mixed_precision",
             ("ExponentialUpdateLossScale",),
@@ -617,8 +769,8 @@ ROWS: Tuple[Row, ...] = (
             "converts to it.",
         ),
     )
-    + _LEARN_ROWS
     + _seq2seq_rows()
+    + _LEARN_ROWS
 )
 
 ROUTES: Tuple[Route, ...] = tuple(

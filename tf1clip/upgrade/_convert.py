@@ -14,9 +14,12 @@ import traceback
 from typing import List, NamedTuple, Optional
 
 from tf1clip.upgrade._fixes import finish
+from tf1clip.upgrade._notebook import MovedCellBoundary
+from tf1clip.upgrade._notebook import NotebookCode
 from tf1clip.upgrade._results import FileResult
 from tf1clip.upgrade._results import LogEntry
 from tf1clip.upgrade._results import TensorFlowMissing
+from tf1clip.upgrade._results import needs_of
 from tf1clip.upgrade._tables import ERROR
 from tf1clip.upgrade._tables import INFO
 
@@ -94,7 +97,6 @@ def upgrade_source(
     text: str,
     mode: str = "DEFAULT",
     target: str = "auto",
-    notebook: bool = False,
     upgrade_compat_v1_import: bool = True,
 ) -> SourceResult:
     """Converts Python source ``text``; raises SyntaxError (and friends) when it cannot be parsed.
@@ -117,16 +119,23 @@ def upgrade_source(
         tree, pre_log, _ = spec.preprocess(tree)
         visitor = _engine.PastaEditVisitor(spec)
         visitor.visit(tree)
-    new_text, post_log, added = finish(
-        _engine.pasta.dump(tree), tree, notebook=notebook, target=target, input_names_tf=reads_tf
-    )
+    new_text, post_log, added = finish(_engine.pasta.dump(tree), tree, target=target, input_names_tf=reads_tf)
     log = merge_repeated_errors(_dedupe(list(pre_log) + list(visitor.log) + post_log))
     return SourceResult(new_text, log, added)
 
 
-def _convert_code(text, options, notebook=False):
+def _convert_code(text, options):
+    from tf1clip.upgrade import _engine
+
     try:
-        return upgrade_source(text, notebook=notebook, **options)
+        return upgrade_source(text, **options)
+    except _engine.pasta.base.annotate.AnnotationError as err:
+        line = str(err).split("\n", 1)[-1].strip().split(": ", 1)[-1]
+        raise _Unconvertible(
+            "pasta, the parser that keeps the formatting (tf_upgrade_v2's too), cannot read the line %r; rewrite it "
+            "(for example a subscript whose first slice starts with a parenthesis: a[(n - 1) * 2:n, 0] "
+            "as a[2 * (n - 1):n, 0])" % line
+        ) from None
     except RecursionError:
         raise _Unconvertible(
             "the code is nested too deeply for the converter (RecursionError); convert "
@@ -188,40 +197,35 @@ def _check_notebook(notebook):
 
 
 def _convert_notebook(data, options):
-    """Converts the code cells with ``tensorflow.tools.compatibility.ipynb``'s helpers.
+    """Converts the code cells together (one program) and puts each converted cell back in its place.
 
-    Unlike ``ipynb.process_file``, it accepts cells whose ``source`` is one string
-    and writes sources as lists of lines (Jupyter's format), so its output can be
-    converted again.
+    Cells whose ``source`` is one string are accepted; changed cells are written as
+    lists of lines (Jupyter's format), so the output can be converted again. A rule
+    may delete, add or split lines anywhere (``_notebook``). Log lines count the code
+    cells' lines one after another, as ``tf_upgrade_v2`` does.
     """
-    from tf1clip.upgrade import _engine
-
     try:
         notebook = json.loads(data.decode("utf-8-sig"))
     except (UnicodeDecodeError, ValueError) as err:
         raise _Unconvertible("cannot read the notebook (%s: %s)" % (type(err).__name__, err)) from None
     _check_notebook(notebook)
-    for cell in notebook["cells"]:
-        if isinstance(cell.get("source"), str):
-            cell["source"] = cell["source"].splitlines(True)
+    cells = NotebookCode(notebook)
     try:
-        with tempfile.TemporaryDirectory(prefix=_TEMP_PREFIX) as tmp:
-            lines_file = os.path.join(tmp, "notebook.ipynb")
-            with open(lines_file, "w", encoding="utf-8") as out_file:
-                json.dump(notebook, out_file)
-            raw_code, notebook = _engine.get_notebook_code(lines_file)
-    except (KeyError, IndexError, TypeError, AttributeError, AssertionError) as err:
-        raise _Unconvertible("cannot read the notebook's code cells (%s: %s)" % (type(err).__name__, err)) from None
-    code = "\n".join(line.code for line in raw_code)
-    result = _convert_code(code, options, notebook=True)
-    if result.text == code:
-        return data, result.log, result.added  # nothing to change: the file stays byte for byte
-    notebook = _engine.update_notebook(notebook, raw_code, result.text.split("\n"))
-    for cell in notebook["cells"]:
-        if isinstance(cell.get("source"), str):
-            cell["source"] = cell["source"].splitlines(True)
+        result = _convert_code(cells.code, options)
+    except _Unconvertible:
+        where = cells.syntax_error()
+        if where is None:
+            raise
+        raise _Unconvertible("Failed to parse cell %d, line %d (SyntaxError: %s)" % where) from None
+    log = [entry._replace(line=cells.line(entry.line)) for entry in result.log]
+    if result.text == cells.code:
+        return data, log, result.added  # nothing to change: the file stays byte for byte
+    try:
+        notebook = cells.apply(result.text)
+    except MovedCellBoundary as err:
+        raise _Unconvertible("the conversion did not keep the cells apart (%s); please report it" % err) from None
     text = json.dumps(notebook, indent=1, ensure_ascii=False) + "\n"
-    return text.encode("utf-8"), result.log, result.added
+    return text.encode("utf-8"), log, result.added
 
 
 def _write(path, data, mode):
@@ -266,6 +270,7 @@ def _convert_into(result, data, options):
         return data
     if new == data:
         result.status = "unchanged"
+    result.needs = needs_of(new.decode("utf-8", "replace"), result.log, result.added)
     return new
 
 

@@ -16,7 +16,8 @@ class FileEdits:
     ``opaque``: aliases of contrib modules used in ways that hide which member;
     ``unconverted``: alias -> uses left unconverted; ``pending_imports`` and
     ``pending_bindings``: contrib imports and ``alias = tf.contrib.x`` bindings
-    decided once every use is known; ``log``: ``(severity, line, col, message)``.
+    decided once every use is known; ``log``: ``(severity, line, col, message)``; ``added_imports``:
+    the import lines a rule wrote (each once per file).
     """
 
     def __init__(self, spec, target="modern"):
@@ -29,6 +30,7 @@ class FileEdits:
         self.pending_imports = []
         self.pending_bindings = []
         self.log = []
+        self.added_imports = set()
         self._noted = set()
 
     def add(self, severity, node, message):

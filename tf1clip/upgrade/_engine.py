@@ -2,8 +2,8 @@
 
 ``tensorflow.tools.compatibility`` is not public API: it is the package behind
 TensorFlow's ``tf_upgrade_v2`` script; ``tf1clip._tf`` reaches it (and the private
-names used from it: ``ast_edits._PastaEditVisitor``, ``ipynb._get_code``,
-``ipynb._update_notebook``), with the TF versions checked. Used from it here:
+name used from it: ``ast_edits._PastaEditVisitor``), with the TF versions checked.
+Notebooks are split into cells by tf1clip (``_notebook``), not by its ``ipynb``. Used from it here:
 ``ast_edits`` (``full_name_node``, ``get_arg_value``, ``APIChangeSpec``),
 ``tf_upgrade_v2.TFAPIChangeSpec`` and ``tf_upgrade_v2_safety.TFAPIChangeSpec``.
 
@@ -48,8 +48,6 @@ except ImportError as err:
     ) from err
 
 PastaEditVisitor = _tf.pasta_edit_visitor
-get_notebook_code = _tf.notebook_code
-update_notebook = _tf.update_notebook
 
 
 def tensorflow_version():
@@ -64,8 +62,6 @@ __all__ = [
     "tf_upgrade_v2",
     "tf_upgrade_v2_safety",
     "PastaEditVisitor",
-    "get_notebook_code",
-    "update_notebook",
     "TensorFlowMissing",
     "tensorflow_version",
 ]

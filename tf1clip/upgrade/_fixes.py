@@ -38,7 +38,6 @@ _GRAPH_SYMBOLS = frozenset(
 _KERAS2_MODULES = ("tf1clip.estimator",)
 _MODE_CALLS = ("disable_eager_execution", "disable_v2_behavior", "enable_eager_execution")
 _LEGACY_KERAS_VAR = "TF_USE_LEGACY_KERAS"
-_NOTEBOOK_NEWLINE = "###==="  # how tensorflow.tools.compatibility.ipynb encodes a newline in a line
 
 
 def _builds_graph(path):
@@ -340,16 +339,14 @@ def _tf_import_line(tree, log):
     return ["import tensorflow as tf"]
 
 
-def finish(text, tree, notebook=False, target="modern", input_names_tf=True):
+def finish(text, tree, target="modern", input_names_tf=True):
     """Adds the imports and settings the converted ``text`` needs to run on TF 2.
 
     ``tree`` is the converted pasta tree, whose nodes keep the input's line
     numbers. ``input_names_tf``: whether the input used the name ``tf``; if not,
     and the conversion wrote ``tf.*`` names, ``import tensorflow as tf`` is added.
     Returns ``(new_text, log, added)``: log entries are ``(severity,
-    line, col, message)``, ``added`` the statements added. In notebook mode the
-    added lines are joined to an existing line with the ipynb converter's
-    newline marker, keeping the line count.
+    line, col, message)``, ``added`` the statements added.
     """
     try:
         body = ast.parse(text).body
@@ -379,27 +376,16 @@ def finish(text, tree, notebook=False, target="modern", input_names_tf=True):
             (tf_stmt.end_lineno, True, tf_lines) if tf_stmt is not None else (_first_line(first), False, tf_lines)
         )
     added = [line.split("  #")[0] for _, _, lines in inserts for line in lines if line != "import os"]
-    return _insert_lines(text, inserts, notebook), log, added
+    return _insert_lines(text, inserts), log, added
 
 
-def _insert_lines(text, inserts, notebook):
+def _insert_lines(text, inserts):
     """Inserts ``(line, after, new_lines)`` blocks (1-based lines, at column 0)."""
     merged = {}
     for line, after, new in inserts:
         merged.setdefault((line, after), []).extend(new)
     inserts = [(line, after, new) for (line, after), new in merged.items()]
     lines = text.split("\n")
-    if notebook:
-        for line, after, new in sorted(inserts, key=lambda i: (i[0], i[1]), reverse=True):
-            old = lines[line - 1]
-            joined = _NOTEBOOK_NEWLINE.join(new)
-            if after:
-                tail = _NOTEBOOK_NEWLINE if old.endswith(_NOTEBOOK_NEWLINE) else ""
-                body = old[: len(old) - len(tail)]
-                lines[line - 1] = body + _NOTEBOOK_NEWLINE + joined + tail
-            else:
-                lines[line - 1] = joined + _NOTEBOOK_NEWLINE + old
-        return "\n".join(lines)
     carriage_return = "\r" if "\r\n" in text else ""
     for line, after, new in sorted(inserts, key=lambda i: (i[0], i[1]), reverse=True):
         index = line if after else line - 1

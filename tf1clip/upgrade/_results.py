@@ -1,6 +1,7 @@
 """What a conversion returns, and the report text made from it (no TensorFlow import)."""
 
 import dataclasses
+import re
 from typing import Dict, List, NamedTuple, Optional, Sequence
 
 from tf1clip.contrib import _manifest
@@ -42,6 +43,8 @@ class FileResult:
     log: List[LogEntry] = dataclasses.field(default_factory=list)
     added: List[str] = dataclasses.field(default_factory=list)
     crash: Optional[str] = None
+    needs: List[str] = dataclasses.field(default_factory=list)
+    """What the converted code needs installed: ``"tf1clip"``, tf1clip's extras (``"slim"``, ...), ``"tf-keras"``."""
 
     @property
     def issues(self) -> List[LogEntry]:
@@ -58,6 +61,43 @@ class FileResult:
 
 
 RULE = "-" * 80 + "\n"
+_TF1CLIP_PATH = re.compile(r"\btf1clip((?:\.[A-Za-z_]\w*)*)")
+
+
+def needs_of(text: str, log: Sequence[LogEntry], added: Sequence[str]) -> List[str]:
+    """What converted code ``text`` (with its conversion ``log`` and ``added`` lines) needs installed."""
+    found = set()
+    for match in _TF1CLIP_PATH.finditer(text):
+        found.add("tf1clip")
+        path = "tf1clip" + match.group(1)
+        if path == "tf1clip.estimator" or path.startswith("tf1clip.estimator."):
+            found.add("estimator")
+        targets = [t for t in _manifest.targets() if path == t or path.startswith(t + ".")]
+        if targets:
+            target = max(targets, key=len)
+            if path != target:
+                found.update(_row_extras(target, path))
+            elif target != "tf1clip.contrib":
+                found.update(_manifest.extra_for(target))
+    for extra, name in ((SLIM_EXTRA, "slim"), (GAN_EXTRA, "gan")):
+        if any(extra in e.message for e in log if e.severity == INFO):
+            found.add(name)
+    if any("TF_USE_LEGACY_KERAS" in line for line in added):
+        found.add("tf-keras")
+    return sorted(found)
+
+
+def _row_extras(target, path):
+    name = path[len(target) + 1 :].split(".")[0]
+    return {r.extra for r in _manifest.rows(target) if name in r.names and r.extra}
+
+
+def install_line(results: Sequence[FileResult]) -> Optional[str]:
+    """The command installing what the converted files need (None: they need nothing of tf1clip)."""
+    needs = {n for r in results for n in r.needs}
+    if not needs:
+        return None
+    return _manifest.install_line(needs - {"tf1clip", "tf-keras"}, keras2="tf-keras" in needs)
 
 
 def exit_status(results: Sequence[FileResult]) -> int:
@@ -107,6 +147,9 @@ def summary(results: Sequence[FileResult]) -> str:
         if result.issues:
             lines += [RULE, "File: %s\n" % result.input, RULE]
             lines += [entry.format(result.input) + "\n" for entry in result.issues]
+    install = install_line(files)
+    if install:
+        lines += [RULE, "Install what the converted code needs:\n  %s\n" % install]
     lines.append(RULE)
     return "".join(lines)
 

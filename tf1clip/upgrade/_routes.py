@@ -29,6 +29,11 @@ def supported(path):
     provided member (``OPTIMIZER_CLS_NAMES.keys``); ``prefix_length`` counts the
     parts that ``target`` replaces.
     """
+    shift = 0
+    for module, read_as in T.MEMBER_MODULES.items():
+        if path.startswith(module + "."):
+            shift = module.count(".") - read_as.count(".")
+            path = read_as + path[len(module) :]
     parts = path.split(".")
     table = T.provided()
     for k in range(len(parts), 1, -1):
@@ -37,7 +42,7 @@ def supported(path):
         if found is None:
             continue
         if k == len(parts) or prefix not in table:
-            return (k,) + found
+            return (k + shift,) + found
         return None
     return None
 

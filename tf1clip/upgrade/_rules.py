@@ -23,6 +23,8 @@ from tf1clip.upgrade._rules_chains import rewrite_chain
 from tf1clip.upgrade._rules_imports import finish_imports
 from tf1clip.upgrade._rules_imports import rewrite_import
 from tf1clip.upgrade._rules_imports import rewrite_import_from
+from tf1clip.upgrade._rules_paths import rewrite_dataset_properties
+from tf1clip.upgrade._rules_paths import rewrite_paths
 from tf1clip.upgrade._tables import ERROR
 from tf1clip.upgrade._tables import WARNING
 
@@ -68,7 +70,9 @@ class ContribRewriter:
         self.edits.aliases = collect_aliases(tree, follow=is_contrib)
         self.edits.parents = parents(tree)
         find_opaque(self.edits, tree)
+        rewrite_paths(self.edits, tree)
         self._visit(tree)
+        rewrite_dataset_properties(self.edits, tree)
         finish_imports(self.edits)
 
     def _visit(self, node):

@@ -44,10 +44,9 @@ def find_opaque(edits, tree):
         parent = edits.parents.get(node)
         if isinstance(parent, ast.Attribute) or (isinstance(parent, ast.Assign) and parent.value is node):
             continue
-        if (
-            _is_getattr(node, parent)
-            and _literal_name(parent) is not None
-            and supported(path + "." + _literal_name(parent)) is not None
+        if _is_getattr(node, parent) and (
+            path in T.COMPLETE_MODULES
+            or (_literal_name(parent) is not None and supported(path + "." + _literal_name(parent)) is not None)
         ):
             continue
         edits.opaque.add(node.id)
@@ -55,6 +54,8 @@ def find_opaque(edits, tree):
 
 def _getattr_ok(edits, node, call, path):
     name = _literal_name(call)
+    if name is None and path in T.COMPLETE_MODULES:
+        return True
     if name is None:
         edits.add(
             ERROR,
@@ -164,6 +165,11 @@ def _converted_elsewhere(edits, node, parent, name, path):
     if edits.engine_converts(path):
         edits.replace(parent, node, path, "so that tf_upgrade_v2 converts it")
         return True
+    parts = path.split(".")
+    for k in range(len(parts) - 1, 2, -1):  # a member of a renamed class: tf.contrib.data.Iterator.from_structure
+        if ".".join(parts[:k]) in T.CONTRIB_RENAMES:
+            edits.replace_prefix(parent, node, len(parts) - k, T.CONTRIB_RENAMES[".".join(parts[:k])])
+            return True
     if T.MEMBERWISE.get(path):
         return defer_binding(edits, node, parent)
     return _removable_binding(edits, name, path) and defer_binding(edits, node, parent)

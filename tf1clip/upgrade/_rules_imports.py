@@ -76,15 +76,15 @@ def _rename_import(edits, node, parent, alias, target):
     if importable(module):
         new_node = ast.ImportFrom(module=module, names=[new_alias], level=0)
         ast.copy_location(new_node, node)
-        pasta.base.formatting.set(new_node, "prefix", pasta.base.formatting.get(node, "prefix"))
+        pasta.base.formatting.set(new_node, "prefix", _indentation(node))
         body.insert(index + 1, new_node)
         new = pasta.dump(new_node).strip()
     else:
-        new = _insert_after(node, body, index, _attribute_lines([(module, [new_alias])]))
+        new = insert_after(node, body, index, _attribute_lines([(module, [new_alias])]))
     if node.names:
         new = pasta.dump(node).strip() + "; " + new
     else:
-        body.remove(node)
+        drop_statement(body, node)
     edits.add(INFO, node, "Changed import from %r to %r" % (old, new))
 
 
@@ -97,15 +97,31 @@ def _attribute_lines(groups):
     return list(dict.fromkeys(lines))
 
 
-def _insert_after(node, body, index, lines):
+def insert_after(node, body, index, lines):
     """Inserts ``lines`` (statements) after ``body[index]``, with ``node``'s indentation; returns them joined."""
     new_nodes = pasta.parse("\n".join(lines) + "\n").body
     for offset, new_node in enumerate(new_nodes, 1):
         for part in ast.walk(new_node):
             ast.copy_location(part, node)
-        pasta.base.formatting.set(new_node, "prefix", pasta.base.formatting.get(node, "prefix"))
+        pasta.base.formatting.set(new_node, "prefix", _indentation(node))
         body.insert(index + offset, new_node)
     return "; ".join(lines)
+
+
+def _indentation(node):
+    """The indentation of the statement ``node`` (the end of its pasta prefix, which holds the comments above it)."""
+    return (pasta.base.formatting.get(node, "prefix") or "").rpartition("\n")[2]
+
+
+def drop_statement(body, node):
+    """Removes ``node`` from ``body``, keeping the comment lines above it (on the next statement)."""
+    index = next(i for i, item in enumerate(body) if item is node)
+    above = (pasta.base.formatting.get(node, "prefix") or "").rpartition("\n")
+    if above[1] and index + 1 < len(body):
+        following = body[index + 1]
+        prefix = pasta.base.formatting.get(following, "prefix") or ""
+        pasta.base.formatting.set(following, "prefix", above[0] + above[1] + prefix)
+    del body[index]
 
 
 def _v1_module(path):
@@ -167,8 +183,7 @@ def rewrite_import_from(edits, node, parent):
     if groups or (attributes and keep):
         _split_import(edits, node, parent, keep, groups)
     elif attributes:
-        body = body_of(parent, node)
-        body.remove(node)
+        drop_statement(body_of(parent, node), node)
 
 
 def _bind_attributes(edits, node, parent, groups):
@@ -176,7 +191,7 @@ def _bind_attributes(edits, node, parent, groups):
     delegates to), not a module: ``import <M's nearest module>`` and ``b = M.a`` after ``node``."""
     body = body_of(parent, node)
     index = next(i for i, item in enumerate(body) if item is node)
-    new = _insert_after(node, body, index, _attribute_lines(groups))
+    new = insert_after(node, body, index, _attribute_lines(groups))
     edits.add(
         INFO,
         node,
@@ -204,7 +219,7 @@ def _split_import(edits, node, parent, keep, groups):
         new_node = ast.ImportFrom(module=module, names=aliases, level=0)
         ast.copy_location(new_node, node)
         body.insert(index + offset, new_node)
-        pasta.base.formatting.set(new_node, "prefix", pasta.base.formatting.get(node, "prefix"))
+        pasta.base.formatting.set(new_node, "prefix", _indentation(node))
         new_nodes.append(new_node)
     edits.add(
         INFO,
@@ -261,9 +276,9 @@ def _remove(node, parent):
     """Removes the statement ``node`` from ``parent`` (a ``pass`` replaces a block's only statement)."""
     body = body_of(parent, node)
     if len(body) > 1:
-        body.remove(node)
+        drop_statement(body, node)
     else:
         body[0] = ast.copy_location(ast.Pass(), node)
 
 
-__all__ = ["rewrite_import", "rewrite_import_from", "defer_binding", "finish_imports"]
+__all__ = ["rewrite_import", "rewrite_import_from", "defer_binding", "finish_imports", "insert_after", "drop_statement"]

@@ -70,7 +70,20 @@ ENGINE_ALIASES = {"slim": "tf.contrib.slim"}
 ENGINE_ALIAS_PREFIX = "contrib_"
 
 # contrib module -> the path of its implementation package, which TF 1 code also imports from.
-LONG_PATHS = {"tf.contrib.layers": "tf.contrib.layers.python.layers", "tf.contrib.slim": "tf.contrib.slim.python.slim"}
+LONG_PATHS = {
+    "tf.contrib.layers": "tf.contrib.layers.python.layers",
+    "tf.contrib.slim": "tf.contrib.slim.python.slim",
+    "tf.contrib.framework": "tf.contrib.framework.python.ops",
+}
+# contrib modules tf1clip re-creates every public name of: ``getattr(tf.contrib.opt, name)`` with a name known
+# only at run time is rewritten to tf1clip's module.
+COMPLETE_MODULES = ("tf.contrib.opt",)
+
+# contrib.framework's implementation modules: their names are tf-slim's framework names.
+FRAMEWORK_MODULES = ("variables",)
+# Implementation modules named like a function their package exports (``from ...python.ops import arg_scope``
+# is the function): a path below one is read below the module in the value.
+MEMBER_MODULES = {"tf.contrib.framework.python.ops.arg_scope": "tf.contrib.framework"}
 
 
 def provided():
@@ -92,6 +105,8 @@ def _provided(rows):
     for short, long in LONG_PATHS.items():  # contrib's own module paths, as in "from ...python.layers import X"
         for contrib in [k for k in table if k == short or k.startswith(short + ".")]:
             table.setdefault(long + contrib[len(short) :], table[contrib])
+    for module in FRAMEWORK_MODULES:
+        table.setdefault(LONG_PATHS["tf.contrib.framework"] + "." + module, table["tf.contrib.framework"])
     for contrib, namespace in GAN_MODULES.items():
         names = frozenset(_gan_names.NAMES[namespace])
         table[contrib] = ("tf1clip.contrib." + namespace, names, names)
@@ -251,6 +266,39 @@ CONTRIB_RENAMES.update(
     )
 )
 
+# tf.contrib.data's names that tf.data.experimental / tf.compat.v1.data have (TF 1.15's contrib.data called
+# them), in the module and the implementation modules TF 1 code imported them from.
+_DATA_MODULES = {
+    "batching": ("dense_to_sparse_batch", "map_and_batch", "unbatch"),
+    "counter": ("Counter",),
+    "enumerate_ops": ("enumerate_dataset",),
+    "error_ops": ("ignore_errors",),
+    "get_single_element": ("get_single_element",),
+    "grouping": ("bucket_by_sequence_length", "group_by_reducer", "group_by_window", "Reducer"),
+    "interleave_ops": ("choose_from_datasets", "parallel_interleave", "sample_from_datasets"),
+    "iterator_ops": ("make_saveable_from_iterator",),
+    "parsing_ops": ("parse_example_dataset",),
+    "prefetching_ops": ("copy_to_device", "prefetch_to_device"),
+    "random_ops": ("RandomDataset",),
+    "readers": ("CsvDataset", "make_batched_features_dataset", "make_csv_dataset", "SqlDataset"),
+    "resampling": ("rejection_resample",),
+    "scan_ops": ("scan",),
+    "shuffle_ops": ("shuffle_and_repeat",),
+}
+for _name in _manifest.DATA_EXPERIMENTAL:
+    CONTRIB_RENAMES["tf.contrib.data." + _name] = "tf.data.experimental." + _name
+for _module, _names in _DATA_MODULES.items():
+    for _name in _names:
+        CONTRIB_RENAMES["tf.contrib.data.python.ops.%s.%s" % (_module, _name)] = "tf.data.experimental." + _name
+for _name in _manifest.DATA_V1:
+    CONTRIB_RENAMES["tf.contrib.data." + _name] = "tf.compat.v1.data." + _name
+
+# tf.contrib.distribute's strategies that tf.distribute has (tf_upgrade_v2's own manual-check ERROR stays: their
+# constructor arguments and methods changed).
+DISTRIBUTE = ("OneDeviceStrategy", "MirroredStrategy")
+for _name in DISTRIBUTE:
+    CONTRIB_RENAMES["tf.contrib.distribute." + _name] = "tf.distribute." + _name
+
 # The successor of each contrib module nothing maintained replaces symbol for symbol.
 SUCCESSORS = {
     "tf.contrib.gan": "TF-GAN 2.1.0 (tensorflow_gan), which tf1clip.contrib.gan routes to, has no such name",
@@ -260,10 +308,8 @@ SUCCESSORS = {
     "(docs/rnn.rst) and tf.compat.v1.nn.rnn_cell has the core cells; the other contrib cells have no "
     "maintained successor (tf.keras.layers RNN layers for new code)",
     "tf.contrib.legacy_seq2seq": "tf1clip.contrib.legacy_seq2seq re-creates its public functions only",
-    "tf.contrib.cudnn_rnn": "CudnnLSTM/CudnnGRU keep their weights in an opaque cuDNN buffer that tf1clip does "
-    "not re-create: restore their checkpoints into tf1clip.contrib.cudnn_rnn.CudnnCompatibleLSTMCell / "
-    "CudnnCompatibleGRUCell cells (a MultiRNNCell under tf.compat.v1.nn.dynamic_rnn, docs/rnn.rst), or train "
-    "anew with tf.keras.layers.LSTM or tf.keras.layers.GRU, which run cuDNN kernels on a GPU",
+    "tf.contrib.cudnn_rnn": "tf1clip.contrib.cudnn_rnn re-creates TF 1.15's public cudnn_rnn names (the layers, "
+    "the compatible cells, the saveables and format converters; docs/rnn.rst), not this one",
     "tf.contrib.quantize": "no graph-rewrite successor exists for tf.compat.v1 graphs: quantization-aware "
     "training moved to Keras models in the tensorflow-model-optimization package "
     "(tfmot.quantization.keras.quantize_model)",
@@ -292,10 +338,10 @@ SUCCESSORS = {
     "tf.contrib.distributions": "use the tensorflow-probability package (tfp.distributions)",
     "tf.contrib.bayesflow": "use the tensorflow-probability package",
     "tf.contrib.seq2seq": "tf1clip.contrib.seq2seq re-creates TF 1.15's public names (docs/seq2seq.rst), not this one",
-    "tf.contrib.crf": "use tensorflow-addons' tfa.text.crf (in maintenance mode)",
+    "tf.contrib.crf": "tf1clip.contrib.crf re-creates TF 1.15's public crf names (docs/rnn.rst), not this one",
     "tf.contrib.image": "use tf.image or tensorflow-addons' tfa.image (in maintenance mode)",
-    "tf.contrib.data": "use tf.data and tf.data.experimental",
-    "tf.contrib.lookup": "use tf.lookup",
+    "tf.contrib.data": "tf.data.experimental and tf1clip.contrib.data have no such name; use tf.data",
+    "tf.contrib.lookup": "tf1clip.contrib.lookup has no such name; use tf.lookup",
     "tf.contrib.summary": "use tf.compat.v2.summary",
     "tf.contrib.predictor": "use tf.saved_model.load",
     "tf.contrib.keras": "use tf.keras",
@@ -385,3 +431,128 @@ CONTRIB_ESTIMATOR = {
 # tf.contrib.estimator's head-taking Estimators (TF 1.13 moved them to tf.estimator): tf1clip.estimator.X on the
 # modern target, tf.compat.v1.estimator.X on the estimator target (TF 2's tf.estimator.X takes a v2 head).
 CONTRIB_ESTIMATOR_V1 = ("DNNEstimator", "DNNLinearCombinedEstimator", "LinearEstimator")
+
+# TF 1 import paths that TF 2 lacks, moved wherever they start a module path (tf1clip re-creates them).
+PATH_MOVES = {"tf.examples.tutorials.mnist": "tf1clip.examples.tutorials.mnist"}
+
+# ``tensorflow.python.estimator.<module>`` (TF 1.15's shims of tensorflow_estimator's modules) -> (names that
+# tf.compat.v1.estimator has under the same name, {name: its other path there}): the objects identical in
+# TF 1.15 (generated there by comparing the objects). The estimator target keeps the modules themselves
+# (ESTIMATOR_PACKAGE); the modern target takes these names from tf1clip.estimator.
+ESTIMATOR_PACKAGE = "tensorflow_estimator.python.estimator"
+PY_ESTIMATOR = {
+    "canned.baseline": (("BaselineClassifier", "BaselineEstimator", "BaselineRegressor", "ModeKeys"), {}),
+    "canned.boosted_trees": (
+        ("BoostedTreesClassifier", "BoostedTreesEstimator", "BoostedTreesRegressor", "ModeKeys"),
+        {},
+    ),
+    "canned.dnn": (
+        ("DNNClassifier", "DNNEstimator", "DNNRegressor", "ModeKeys"),
+        {"dnn_logit_fn_builder": "experimental.dnn_logit_fn_builder"},
+    ),
+    "canned.dnn_linear_combined": (
+        ("DNNLinearCombinedClassifier", "DNNLinearCombinedEstimator", "DNNLinearCombinedRegressor", "ModeKeys"),
+        {},
+    ),
+    "canned.head": (("ModeKeys",), {}),
+    "canned.linear": (
+        ("LinearClassifier", "LinearEstimator", "LinearRegressor", "ModeKeys"),
+        {"LinearSDCA": "experimental.LinearSDCA", "linear_logit_fn_builder": "experimental.linear_logit_fn_builder"},
+    ),
+    "canned.parsing_utils": (("classifier_parse_example_spec", "regressor_parse_example_spec"), {}),
+    "estimator": (("Estimator", "ModeKeys", "VocabInfo", "WarmStartSettings"), {}),
+    "estimator_lib": (
+        (
+            "BaselineClassifier",
+            "BaselineEstimator",
+            "BaselineRegressor",
+            "BinaryClassHead",
+            "BoostedTreesClassifier",
+            "BoostedTreesRegressor",
+            "DNNClassifier",
+            "DNNEstimator",
+            "DNNLinearCombinedClassifier",
+            "DNNLinearCombinedEstimator",
+            "DNNLinearCombinedRegressor",
+            "DNNRegressor",
+            "Estimator",
+            "EstimatorSpec",
+            "EvalSpec",
+            "Exporter",
+            "FinalExporter",
+            "Head",
+            "LatestExporter",
+            "LinearClassifier",
+            "LinearEstimator",
+            "LinearRegressor",
+            "LogisticRegressionHead",
+            "ModeKeys",
+            "MultiClassHead",
+            "MultiHead",
+            "MultiLabelHead",
+            "PoissonRegressionHead",
+            "RegressionHead",
+            "RunConfig",
+            "TrainSpec",
+            "VocabInfo",
+            "WarmStartSettings",
+            "add_metrics",
+            "classifier_parse_example_spec",
+            "regressor_parse_example_spec",
+            "train_and_evaluate",
+        ),
+        {
+            "KMeansClustering": "experimental.KMeans",
+            "TPUEstimator": "tpu.TPUEstimator",
+            "call_logit_fn": "experimental.call_logit_fn",
+            "dnn_logit_fn_builder": "experimental.dnn_logit_fn_builder",
+            "linear_logit_fn_builder": "experimental.linear_logit_fn_builder",
+            "make_early_stopping_hook": "experimental.make_early_stopping_hook",
+            "stop_if_higher_hook": "experimental.stop_if_higher_hook",
+            "stop_if_lower_hook": "experimental.stop_if_lower_hook",
+            "stop_if_no_decrease_hook": "experimental.stop_if_no_decrease_hook",
+            "stop_if_no_increase_hook": "experimental.stop_if_no_increase_hook",
+        },
+    ),
+    "export.export": (
+        (),
+        {
+            "ServingInputReceiver": "export.ServingInputReceiver",
+            "TensorServingInputReceiver": "export.TensorServingInputReceiver",
+            "build_parsing_serving_input_receiver_fn": "export.build_parsing_serving_input_receiver_fn",
+            "build_raw_serving_input_receiver_fn": "export.build_raw_serving_input_receiver_fn",
+            "build_raw_supervised_input_receiver_fn": "experimental.build_raw_supervised_input_receiver_fn",
+        },
+    ),
+    "export.export_lib": (
+        (),
+        {
+            "ClassificationOutput": "export.ClassificationOutput",
+            "ExportOutput": "export.ExportOutput",
+            "PredictOutput": "export.PredictOutput",
+            "RegressionOutput": "export.RegressionOutput",
+            "ServingInputReceiver": "export.ServingInputReceiver",
+            "TensorServingInputReceiver": "export.TensorServingInputReceiver",
+            "build_parsing_serving_input_receiver_fn": "export.build_parsing_serving_input_receiver_fn",
+            "build_raw_serving_input_receiver_fn": "export.build_raw_serving_input_receiver_fn",
+            "build_raw_supervised_input_receiver_fn": "experimental.build_raw_supervised_input_receiver_fn",
+        },
+    ),
+    "export.export_output": (
+        (),
+        {
+            "ClassificationOutput": "export.ClassificationOutput",
+            "ExportOutput": "export.ExportOutput",
+            "PredictOutput": "export.PredictOutput",
+            "RegressionOutput": "export.RegressionOutput",
+        },
+    ),
+    "exporter": (("BestExporter", "Exporter", "FinalExporter", "LatestExporter"), {}),
+    "inputs.inputs": ((), {"numpy_input_fn": "inputs.numpy_input_fn", "pandas_input_fn": "inputs.pandas_input_fn"}),
+    "inputs.numpy_io": ((), {"numpy_input_fn": "inputs.numpy_input_fn"}),
+    "inputs.pandas_io": ((), {"pandas_input_fn": "inputs.pandas_input_fn"}),
+    "keras": (("ModeKeys",), {}),
+    "model_fn": (("EstimatorSpec", "ModeKeys"), {"call_logit_fn": "experimental.call_logit_fn"}),
+    "run_config": (("RunConfig",), {}),
+    "training": (("EvalSpec", "TrainSpec", "train_and_evaluate"), {}),
+}

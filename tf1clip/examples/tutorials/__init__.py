@@ -1,0 +1,1 @@
+"""``tensorflow.examples.tutorials``, re-created: ``mnist.input_data``."""

@@ -1,0 +1,1 @@
+"""``tensorflow.examples.tutorials.mnist``, re-created: ``input_data``."""
