@@ -17,6 +17,7 @@ per-round ratios current / TF 1.15.
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -146,6 +147,7 @@ def drive(argv):
                 for graph, results in json.load(f).items():
                     for key, times in results.items():
                         collected.setdefault((graph, key, side, r), []).extend(times)
+    shutil.rmtree(work, ignore_errors=True)
     print("| graph | fetch | TF 1.15 runtime ms | current runtime ms | current / TF 1.15 | per-round ratios |")
     print("|---|---|---|---|---|---|")
     for graph in graphs:
