@@ -1,13 +1,15 @@
 """Step time of TF 1.x programs on TensorFlow 1.15 with tf.contrib against the same programs upgraded
 by tf1clip-upgrade on the current TensorFlow with tf1clip (issue 21).
 
-    python3 benchmarks/bench_tf115.py [--rounds 3] [--steps 50] [--warmup 10] [--markdown]
+    python3 benchmarks/bench_tf115.py [--suite clip|seq2seq] [--rounds 3] [--steps 50] [--warmup 10] [--markdown]
 
 The programs are in benchmarks/tf115_programs/, plain TF 1.15 code: the contrib decorator
 around Adam over 200 variables, optimize_loss with per-tensor clipping, a slim CNN under
 slim.learning.train, and an embedding model with sparse gradients. Each runs clipped and
 unclipped (``clip``/``noclip``): the unclipped ratio is what TF 2's runtime itself costs, the
 clipped one what the program costs with tf1clip; their quotient is what tf1clip adds.
+``--suite seq2seq`` (issue 30) times an attention seq2seq model instead (seq2seq_attention.py): a training
+step, a greedy decode and a beam-search decode (beam 4) of one batch.
 
 Two processes per (side, thread setting, round) run every program (tests/oracle/run_programs.py).
 The sides alternate in ABBA order within each round (BAAB in odd rounds), for one thread (intra- and inter-op
@@ -35,8 +37,13 @@ import tf115_env  # noqa: E402
 
 PROGRAMS = os.path.join(HERE, "tf115_programs")
 RUNNER = os.path.join(ROOT, "tests", "oracle", "run_programs.py")
-NAMES = ["decorator_adam_200", "optimize_loss_per_tensor", "slim_cnn_learning_train", "embedding_sparse"]
-VARIANTS = ["noclip", "clip"]
+SUITES = {
+    "clip": (
+        ["decorator_adam_200", "optimize_loss_per_tensor", "slim_cnn_learning_train", "embedding_sparse"],
+        ["noclip", "clip"],
+    ),
+    "seq2seq": (["seq2seq_attention"], ["train", "greedy", "beam"]),
+}
 TIMEOUT = 1800
 
 
@@ -53,15 +60,15 @@ def upgrade(out):
 
 
 def run_side(python, programs_dir, env, threads, args, work, tag):
+    cells = [(name, variant) for name in SUITES[args.suite][0] for variant in SUITES[args.suite][1]]
     jobs = []
-    for name in NAMES:
-        for variant in VARIANTS:
-            jobs.append(
-                {
-                    "program": os.path.join(programs_dir, name + ".py"),
-                    "argv": [os.path.join(work, "%s-%s-%s.json" % (tag, name, variant)), variant],
-                }
-            )
+    for name, variant in cells:
+        jobs.append(
+            {
+                "program": os.path.join(programs_dir, name + ".py"),
+                "argv": [os.path.join(work, "%s-%s-%s.json" % (tag, name, variant)), variant],
+            }
+        )
     jobs_path, status_path = os.path.join(work, tag + "-jobs.json"), os.path.join(work, tag + "-status.json")
     with open(jobs_path, "w") as f:
         json.dump(jobs, f)
@@ -84,11 +91,25 @@ def run_side(python, programs_dir, env, threads, args, work, tag):
         if st is not None:
             raise SystemExit("%s: %s failed:\n%s" % (tag, job["program"], st))
     times = {}
-    for name in NAMES:
-        for variant in VARIANTS:
-            with open(os.path.join(work, "%s-%s-%s.json" % (tag, name, variant))) as f:
-                times[name, variant] = json.load(f)["times"]
+    for name, variant in cells:
+        with open(os.path.join(work, "%s-%s-%s.json" % (tag, name, variant))) as f:
+            times[name, variant] = json.load(f)["times"]
     return times
+
+
+def pooled(collected, threads, name, variant, side):
+    """Every round's timed steps of one cell."""
+    return [t for key, ts in sorted(collected.items()) if key[:4] == (threads, name, variant, side) for t in ts]
+
+
+def round_ratios(collected, threads, name, variant):
+    """Per round: the upgraded median step time over TF 1.15's (both from that round's ABBA pair)."""
+    rounds = sorted({key[4] for key in collected if key[:3] == (threads, name, variant)})
+    return [
+        np.median(collected[threads, name, variant, "upgraded", r])
+        / np.median(collected[threads, name, variant, "tf115", r])
+        for r in rounds
+    ]
 
 
 def stats(times):
@@ -99,11 +120,13 @@ def stats(times):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--suite", choices=sorted(SUITES), default="clip")
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--steps", type=int, default=50)
     p.add_argument("--warmup", type=int, default=10)
     p.add_argument("--markdown", action="store_true")
     args = p.parse_args()
+    names, variants = SUITES[args.suite]
 
     tf115 = tf115_env.ensure()
     work = tempfile.mkdtemp(prefix="bench-tf115-")
@@ -127,7 +150,7 @@ def main():
                     python, programs_dir, env = sides[side]
                     tag = "%s-t%d-r%d-%d" % (side, threads, r, i)
                     for key, t in run_side(python, programs_dir, env, threads, args, work, tag).items():
-                        collected.setdefault((threads,) + key + (side,), []).extend(t)
+                        collected.setdefault((threads,) + key + (side, r), []).extend(t)
                     print("done", tag, file=sys.stderr)
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -150,31 +173,39 @@ def main():
         )
     )
     print()
+    print_table(collected, names, variants)
+
+
+def print_table(collected, names, variants):
+    clip = "clip" in variants
     print(
-        "| threads | program | variant | TF 1.15 ms (IQR) | upgraded ms (IQR) | upgraded / TF 1.15 | "
-        "clip / noclip TF 1.15 | clip / noclip upgraded |"
+        "| threads | program | variant | TF 1.15 ms (IQR) | upgraded ms (IQR) | upgraded / TF 1.15 | per-round ratios |"
+        + (" clip / noclip TF 1.15 | clip / noclip upgraded |" if clip else "")
     )
-    print("|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|" + ("---|---|" if clip else ""))
     for threads in (1, 0):
-        for name in NAMES:
-            for variant in VARIANTS:
-                old = stats(collected[threads, name, variant, "tf115"])
-                new = stats(collected[threads, name, variant, "upgraded"])
+        for name in names:
+            for variant in variants:
+                old = stats(pooled(collected, threads, name, variant, "tf115"))
+                new = stats(pooled(collected, threads, name, variant, "upgraded"))
                 extra = ["", ""]
                 if variant == "clip":
                     extra = [
-                        "%.3f" % (old[0] / stats(collected[threads, name, "noclip", "tf115"])[0]),
-                        "%.3f" % (new[0] / stats(collected[threads, name, "noclip", "upgraded"])[0]),
+                        "%.3f" % (old[0] / stats(pooled(collected, threads, name, "noclip", "tf115"))[0]),
+                        "%.3f" % (new[0] / stats(pooled(collected, threads, name, "noclip", "upgraded"))[0]),
                     ]
                 print(
-                    "| %s | %s | %s | %.2f (%.2f-%.2f) | %.2f (%.2f-%.2f) | %.3f | %s | %s |"
+                    "| %s | %s | %s | %.2f (%.2f-%.2f) | %.2f (%.2f-%.2f) | %.3f | %s |"
                     % (
                         (("1" if threads == 1 else "default"), name, variant)
                         + old
                         + new
-                        + (new[0] / old[0],)
-                        + tuple(extra)
+                        + (
+                            new[0] / old[0],
+                            " ".join("%.2f" % x for x in round_ratios(collected, threads, name, variant)),
+                        )
                     )
+                    + (" %s | %s |" % tuple(extra) if clip else "")
                 )
 
 

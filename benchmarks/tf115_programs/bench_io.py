@@ -1,4 +1,5 @@
-"""Shared by the TF 1.15 benchmark programs: ``program.py OUT.json clip|noclip`` and the timing loop.
+"""Shared by the TF 1.15 benchmark programs: ``program.py OUT.json VARIANT`` (``clip``/``noclip``, or what the
+program times, e.g. ``train``/``greedy``/``beam``) and the timing loop.
 
 BENCH_THREADS (environment): 1 for one intra-op and one inter-op thread, 0 for TensorFlow's
 defaults; BENCH_STEPS, BENCH_WARMUP: timed and untimed steps.
@@ -15,6 +16,11 @@ import tensorflow as tf
 def parse_args():
     """(out path, whether to clip)."""
     return sys.argv[1], sys.argv[2] == "clip"
+
+
+def variant():
+    """The program's second argument."""
+    return sys.argv[2]
 
 
 def config():
