@@ -1,4 +1,6 @@
 import os
+import re
+import subprocess
 import sys
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
@@ -49,3 +51,59 @@ def graph():
 def sess(graph):
     with tf.compat.v1.Session(graph=graph) as s:
         yield s
+
+
+# A test module that mentions one of these starts processes (TensorFlow 1.15, Keras 2 workers, clusters, the CLI);
+# a module that starts one otherwise fails its tests (_only_subprocess_tests_start_processes).
+_SPAWNS = re.compile(r"\b(subprocess|run_python|run_cases|multiprocessing|Popen|LocalCluster)\b|_worker\.py")
+MARKERS = {
+    "subprocess": "the test's module starts other processes (workers, clusters, TensorFlow 1.15, the CLI)",
+    "oracle": "runs programs on TensorFlow 1.15 and upgraded on this TensorFlow (tests/test_oracle.py)",
+    "slow": "subprocess or oracle: left out of the quick loop, python3 -m pytest tests -m 'not slow'",
+}
+
+
+def pytest_configure(config):
+    for name, text in MARKERS.items():
+        config.addinivalue_line("markers", "%s: %s" % (name, text))
+
+
+def module_markers(path):
+    """The markers every test of the module at ``path`` gets: ``oracle`` for test_oracle.py, ``subprocess`` where the
+    module's source mentions a way to start a process, ``slow`` for both."""
+    if os.path.basename(path) == "test_oracle.py":
+        return ("oracle", "subprocess", "slow")
+    with open(path) as f:
+        return ("subprocess", "slow") if _SPAWNS.search(f.read()) else ()
+
+
+def pytest_collection_modifyitems(config, items):
+    found = {}
+    for item in items:
+        path = str(item.fspath)
+        if path not in found:
+            found[path] = module_markers(path)
+        for name in found[path]:
+            item.add_marker(name)
+
+
+@pytest.fixture(autouse=True)
+def _only_subprocess_tests_start_processes(request):
+    """Fails a test that starts a process while its module is not marked ``subprocess`` (the quick loop would
+    then be slow, and ``-m subprocess`` incomplete)."""
+    if request.node.get_closest_marker("subprocess"):
+        yield
+        return
+    started, original = [], subprocess.Popen.__init__
+
+    def recording(self, args, *rest, **kwargs):
+        started.append(args)
+        original(self, args, *rest, **kwargs)
+
+    subprocess.Popen.__init__ = recording
+    try:
+        yield
+    finally:
+        subprocess.Popen.__init__ = original
+    if started:
+        pytest.fail("the test started %r, but its module is not marked subprocess (conftest._SPAWNS)" % (started[0],))
