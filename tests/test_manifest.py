@@ -114,9 +114,9 @@ def test_a_new_keras2_row_reaches_the_legacy_keras_decision(monkeypatch):
     source = "import tensorflow as tf\nx = tf.contrib.opt.FakeOptimizer(0.1)\n"
     row = _manifest.Row("tf1clip.contrib.opt", "tf1clip.contrib.opt._adam", ("FakeOptimizer",), ("tf.contrib.opt",))
     monkeypatch.setattr(_manifest, "ROWS", _manifest.ROWS + (row,))
-    assert "TF_USE_LEGACY_KERAS" not in upgrade_source(source).text
+    assert "TF_USE_LEGACY_KERAS" not in upgrade_source(source, target="modern").text
     monkeypatch.setattr(_manifest, "ROWS", _manifest.ROWS[:-1] + (row._replace(keras2=True),))
-    assert 'os.environ["TF_USE_LEGACY_KERAS"] = "1"' in upgrade_source(source).text
+    assert 'os.environ["TF_USE_LEGACY_KERAS"] = "1"' in upgrade_source(source, target="modern").text
 
 
 def test_flags_give_the_upgrade_paths():

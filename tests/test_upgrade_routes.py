@@ -122,7 +122,16 @@ def test_report_ends_with_the_install_line(tmp_path, capsys):
     )
     (tmp_path / "in" / "b.py").write_text("import tensorflow as tf\ne = tf.estimator.Estimator(model_fn)\n")
     upgrade.main(
-        ["--intree", str(tmp_path / "in"), "--outtree", str(tmp_path / "out"), "--reportfile", str(tmp_path / "r.txt")]
+        [
+            "--intree",
+            str(tmp_path / "in"),
+            "--outtree",
+            str(tmp_path / "out"),
+            "--reportfile",
+            str(tmp_path / "r.txt"),
+            "--target",
+            "modern",
+        ]
     )
     printed = capsys.readouterr().out
     report = printed.split("Make sure to read the detailed log")[0].rstrip("\n-").split("\n")
