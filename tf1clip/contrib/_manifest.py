@@ -345,6 +345,25 @@ _LEARN_ROWS += (
 _LEARN_ROWS += _submodules(
     _L + ".utils", "input_fn_utils", "saved_model_export_utils", tf_paths=("tf.contrib.learn.utils", _LP + ".utils")
 )
+_RNN_COMMON_PATHS = (_LP + ".estimators.rnn_common",)
+_LEARN_ROWS += (
+    Row(_L, _L + ".rnn_common", ("rnn_common",), (_LP + ".estimators",)),
+    Row(
+        _L + ".rnn_common",
+        _L + ".rnn_common",
+        ("PredictionType", "RNNKeys", "mask_activations_and_labels", "select_last_activations"),
+        _RNN_COMMON_PATHS,
+        graph=True,
+    ),
+    Row(
+        _L + ".rnn_common",
+        _L + ".rnn_common",
+        ("apply_dropout", "construct_rnn_cell"),
+        _RNN_COMMON_PATHS,
+        keras2=True,
+        graph=True,
+    ),
+)
 
 
 ROWS: Tuple[Row, ...] = (
