@@ -62,7 +62,6 @@ CONTRIB_ESTIMATOR_WITHOUT_DROP_IN = {"replicate_model_fn", "TowerOptimizer"}
 # as {file: {module: names that must be among the reported symbols}}.
 EXPECTED_ERRORS = {
     "delta_solver.py": {"contrib.quantize": {"create_training_graph"}},
-    "explaining_risk_rnn.py": {"contrib.learn": {"rnn_common"}},
     "mnist_replicate_model_fn.py": {"contrib.estimator": CONTRIB_ESTIMATOR_WITHOUT_DROP_IN},
     # The deprecated summary ops took a tensor of tags; tf.compat.v1.summary's take one scoped name.
     "slim_train_image_classifier.py": {"contrib.deprecated": {"histogram_summary", "scalar_summary"}},

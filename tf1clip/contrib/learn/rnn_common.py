@@ -13,10 +13,10 @@ from tf1clip._tf import tf
 __all__ = [
     "PredictionType",
     "RNNKeys",
-    "apply_dropout",
-    "construct_rnn_cell",
     "mask_activations_and_labels",
     "select_last_activations",
+    "apply_dropout",
+    "construct_rnn_cell",
 ]
 
 _CELL_TYPE_NAMES = ("basic_rnn", "lstm", "gru")
