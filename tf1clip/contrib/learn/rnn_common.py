@@ -6,7 +6,7 @@ only. ``construct_rnn_cell`` and ``apply_dropout`` build ``tf.compat.v1.nn.rnn_c
 ``multi_value_predictions`` (which need contrib.learn's target columns and streaming metrics) are not re-created.
 """
 
-from typing import Any, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
 from tf1clip._tf import tf
 
@@ -46,8 +46,8 @@ def _rnn_cell() -> Any:
 
 def _single_cell(cell_type: Any, num_units: int) -> Any:
     rnn_cell = _rnn_cell()
-    types = {"basic_rnn": rnn_cell.BasicRNNCell, "lstm": rnn_cell.LSTMCell, "gru": rnn_cell.GRUCell}
-    cls = types.get(cell_type, cell_type) if isinstance(cell_type, str) or cell_type is None else cell_type
+    types: Dict[str, Any] = {"basic_rnn": rnn_cell.BasicRNNCell, "lstm": rnn_cell.LSTMCell, "gru": rnn_cell.GRUCell}
+    cls = types.get(cell_type, cell_type) if isinstance(cell_type, str) else cell_type
     if not cls or not isinstance(cls, type) or not issubclass(cls, rnn_cell.RNNCell):
         raise ValueError("cell_type: the supported cell types are %s; got %r" % (list(_CELL_TYPE_NAMES), cls))
     return cls(num_units=num_units)
@@ -88,8 +88,7 @@ def apply_dropout(
         )
     wrapper = _rnn_cell().DropoutWrapper
     wrapped = [
-        wrapper(cell, prob, 1.0, seed=random_seed)
-        for cell, prob in zip(cells[:-1], dropout_keep_probabilities[:-2])
+        wrapper(cell, prob, 1.0, seed=random_seed) for cell, prob in zip(cells[:-1], dropout_keep_probabilities[:-2])
     ]
     wrapped.append(wrapper(cells[-1], dropout_keep_probabilities[-2], dropout_keep_probabilities[-1]))
     return wrapped
