@@ -28,6 +28,8 @@ v1 = tf.compat.v1
 
 
 _RUN_ALL = """
+import os
+os.environ["TF_USE_LEGACY_KERAS"] = "1"  # tf.layers, rnn_cell and the Estimator need Keras 2
 import json, sys, types
 sys.path.insert(0, %r)
 import tensorflow as tf
@@ -241,6 +243,8 @@ def test_upgrade_warns_at_calls_after_which_op_counts_differ():
 # ---- Estimators: RunConfig(tf_random_seed=...) ---------------------------------------------------
 
 _RUN_ESTIMATORS = """
+import os
+os.environ["TF_USE_LEGACY_KERAS"] = "1"  # tf.layers, rnn_cell and the Estimator need Keras 2
 import json, sys
 sys.path.insert(0, %r)
 import tensorflow as tf
