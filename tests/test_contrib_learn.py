@@ -103,13 +103,14 @@ def test_upgrade_leaves_what_tf1clip_does_not_provide_an_error_naming_the_succes
             from tensorflow.contrib.learn.python.learn.estimators import rnn_common
             c = tf.contrib.learn.DNNClassifier(hidden_units=[3], feature_columns=cols)
             m = tf.contrib.learn.models.logistic_regression(x, y)
-            last = rnn_common.select_last_activations(a, b)
+            ops = rnn_common.get_eval_metric_ops(p, q, r)
             """
         )
     )
-    assert [line for line, _ in errors][:3] == [2, 3, 4]
-    assert "tf1clip.contrib.learn re-creates only" in errors[0][1] and "tf1clip.estimator" in errors[1][1]
-    assert "canned estimators are tf1clip.estimator's" in errors[2][1]
+    assert [line for line, _ in errors] == [3, 4, 5]
+    assert "tf1clip.contrib.learn re-creates only" in errors[0][1] and "tf1clip.estimator" in errors[0][1]
+    assert "canned estimators are tf1clip.estimator's" in errors[1][1]
+    assert "rnn_common.get_eval_metric_ops" in errors[2][1]
 
 
 def test_learn_run_config_with_a_core_estimator_is_one_consistent_conversion():
