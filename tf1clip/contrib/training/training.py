@@ -1,10 +1,8 @@
-"""``tf.contrib.training``: tf1clip's gradient helpers, ``create_train_op`` and ``train``; tf-slim for the rest.
+"""``tf.contrib.training``'s gradient helpers, ``create_train_op`` and ``train`` (TF 1.15's ``training.py``).
 
 ``clip_gradient_norms`` clips each gradient on its own (per tensor), unlike
 ``tf1clip.contrib.estimator.clip_gradients_by_norm`` and ``optimize_loss``,
-which use the global norm. Other public names (``evaluate_once``,
-``evaluate_repeatedly``, ``checkpoints_iterator``, ``StopAfterNEvalsHook``
-...) are tf-slim's, resolved on first use (needs ``tf1clip[slim]``).
+which use the global norm.
 """
 
 import numbers
@@ -20,10 +18,15 @@ from tf1clip._tf import tf
 from tf1clip.contrib import _common
 from tf1clip.contrib import _slim_compat
 from tf1clip.contrib import framework
-from tf1clip.contrib import _manifest
-from tf1clip.contrib._hparams import HParams  # noqa: F401
 
-__all__ = list(_manifest.names("tf1clip.contrib.training"))
+__all__ = [
+    "add_gradients_summaries",
+    "clip_gradient_norms",
+    "clip_gradient_norms_fn",
+    "multiply_gradients",
+    "create_train_op",
+    "train",
+]
 
 _v1 = tf.compat.v1
 
@@ -336,8 +339,3 @@ def train(
             max_wait_secs=max_wait_secs,
             run_metadata=run_metadata,
         )
-
-
-# Every other public name: tf-slim's (``_slim_compat.DELEGATES["training"]``), resolved on first use.
-__getattr__ = _slim_compat.module_getattr("training", globals())
-__dir__ = _slim_compat.module_dir("training", globals())
