@@ -4,8 +4,9 @@ Each :class:`Row` says where a group of public names lives (``target``), which m
 (``impl``, imported on first use), the TF 1.15 module paths TF 1 code imported them from (``tf_paths``,
 ``tf_upgrade_v2``'s spelling, implementation modules included), the extra they need, whether they need
 Keras 2 or build TF 1 graph code, and their documented differences from TF 1.15. The runtime ``__all__``
-and lazy ``__getattr__`` of the ``tf1clip.contrib`` modules, tf1clip-upgrade's table of what it converts
-(``own_table``), its legacy-Keras and graph-mode decisions and its install lines are derived from it.
+(:func:`names_of`) and lazy ``__getattr__`` of the ``tf1clip.contrib`` modules, tf1clip-upgrade's table of
+what it converts (``own_table``), its legacy-Keras and graph-mode decisions and its install lines are derived
+from it.
 
 Adding a name:
 
@@ -872,6 +873,15 @@ def targets() -> Tuple[str, ...]:
 def names(target: str) -> Tuple[str, ...]:
     """The public names of ``target`` (its ``__all__``), in row order."""
     return tuple(n for r in rows(target) for n in r.names)
+
+
+def names_of(module: str) -> List[str]:
+    """The ``__all__`` of a ``tf1clip.contrib`` module: its :func:`names` when it is a target, else the names rows
+    define in it (``impl``), in row order."""
+    if module in targets():
+        return list(names(module))
+    defined = (n for r in ROWS if r.impl == module for n in r.names if r.impl != r.target + "." + n)
+    return list(dict.fromkeys(defined))
 
 
 def impl_of(target: str, name: str) -> str:

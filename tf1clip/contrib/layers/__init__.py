@@ -13,7 +13,7 @@ from tf1clip.contrib.layers.optimizers import OPTIMIZER_SUMMARIES  # noqa: F401
 from tf1clip.contrib.layers.optimizers import adaptive_clipping_fn  # noqa: F401
 from tf1clip.contrib.layers.optimizers import optimize_loss  # noqa: F401
 
-__all__ = list(_manifest.names("tf1clip.contrib.layers"))
+__all__ = _manifest.names_of(__name__)
 
 # Every other public name: tf-slim's (``_slim_compat.DELEGATES["layers"]``), resolved on first use.
 __getattr__ = _slim_compat.module_getattr("layers", globals())

@@ -11,8 +11,9 @@ import numpy as np
 from tf1clip import _validate
 from tf1clip._tf import tf
 from tf1clip.contrib import framework
+from tf1clip.contrib import _manifest
 
-__all__ = ["embed_sequence"]
+__all__ = _manifest.names_of(__name__)
 
 _v1 = tf.compat.v1
 

@@ -11,8 +11,9 @@ from tf1clip import _pairs, _state, _validate, cappers, clipping
 from tf1clip._tf import tf
 from tf1clip.contrib import _common
 from tf1clip.contrib import framework
+from tf1clip.contrib import _manifest
 
-__all__ = ["OPTIMIZER_CLS_NAMES", "OPTIMIZER_SUMMARIES", "optimize_loss", "adaptive_clipping_fn"]
+__all__ = _manifest.names_of(__name__)
 
 
 _v1 = tf.compat.v1

@@ -9,8 +9,9 @@ from typing import Any, Callable, Optional
 from tf1clip.contrib.training.hparam import HParams
 from tf1clip.contrib.learn import run_config as run_config_lib
 from tf1clip.contrib.learn.experiment import Experiment
+from tf1clip.contrib import _manifest
 
-__all__ = ["run", "tune"]
+__all__ = _manifest.names_of(__name__)
 
 
 def _execute_schedule(experiment: Experiment, schedule: str) -> Any:

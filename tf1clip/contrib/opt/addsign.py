@@ -3,10 +3,11 @@
 from tf1clip._tf import tf
 from tf1clip.contrib.opt import _common
 from tf1clip.contrib.opt import _sign
+from tf1clip.contrib import _manifest
 
 v1 = tf.compat.v1
 
-__all__ = ["AddSignOptimizer"]
+__all__ = _manifest.names_of(__name__)
 
 
 class AddSignOptimizer(_sign.SignOptimizer):

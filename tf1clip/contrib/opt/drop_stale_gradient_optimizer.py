@@ -7,8 +7,9 @@ slots and checkpoint dependencies to it, so checkpoints move freely between wrap
 from tf1clip import _delegate
 from tf1clip._tf import tf
 from tf1clip.contrib.opt import _common
+from tf1clip.contrib import _manifest
 
-__all__ = ["DropStaleGradientOptimizer"]
+__all__ = _manifest.names_of(__name__)
 
 
 class DropStaleGradientOptimizer(_delegate.DelegatingOptimizer):

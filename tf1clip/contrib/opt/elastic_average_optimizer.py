@@ -11,8 +11,9 @@ from tf1clip import _tf
 from tf1clip import _validate
 from tf1clip._tf import tf
 from tf1clip.contrib.opt import _common
+from tf1clip.contrib import _manifest
 
-__all__ = ["ElasticAverageCustomGetter", "ElasticAverageOptimizer", "LOCAL_VARIABLE_NAME", "GLOBAL_VARIABLE_NAME"]
+__all__ = _manifest.names_of(__name__)
 
 LOCAL_VARIABLE_NAME = "local_center_variable"
 GLOBAL_VARIABLE_NAME = "global_center_variable"

@@ -3,10 +3,11 @@
 from tf1clip._tf import tf
 from tf1clip.contrib.opt import _adam
 from tf1clip.contrib.opt.adam_gs_optimizer import AdamGSOptimizer
+from tf1clip.contrib import _manifest
 
 v1 = tf.compat.v1
 
-__all__ = ["LazyAdamGSOptimizer"]
+__all__ = _manifest.names_of(__name__)
 
 
 class LazyAdamGSOptimizer(AdamGSOptimizer):

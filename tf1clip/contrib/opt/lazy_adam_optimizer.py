@@ -2,11 +2,12 @@
 
 from tf1clip import _tf
 from tf1clip._tf import tf
+from tf1clip.contrib import _manifest
 from tf1clip.contrib.opt import _adam
 
 v1 = tf.compat.v1
 
-__all__ = ["LazyAdamOptimizer"]
+__all__ = _manifest.names_of(__name__)
 
 
 class LazyAdamOptimizer(_adam.AdamHypers, tf.compat.v1.train.AdamOptimizer):

@@ -7,8 +7,9 @@ from tf1clip import _validate
 from tf1clip._tf import tf
 from tf1clip.contrib.opt import _common
 from tf1clip.contrib.opt.elastic_average_optimizer import GLOBAL_VARIABLE_NAME, WorkerLocalGetter
+from tf1clip.contrib import _manifest
 
-__all__ = ["ModelAverageCustomGetter", "ModelAverageOptimizer"]
+__all__ = _manifest.names_of(__name__)
 
 _LOCAL = tf.compat.v1.GraphKeys.LOCAL_VARIABLES
 _GLOBAL = tf.compat.v1.GraphKeys.GLOBAL_VARIABLES

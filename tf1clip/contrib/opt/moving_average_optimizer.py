@@ -5,8 +5,9 @@ from tf1clip import _tf
 from tf1clip import _validate
 from tf1clip._tf import tf
 from tf1clip.contrib.opt import _common
+from tf1clip.contrib import _manifest
 
-__all__ = ["MovingAverageOptimizer"]
+__all__ = _manifest.names_of(__name__)
 
 
 def _saver_names(var_list):

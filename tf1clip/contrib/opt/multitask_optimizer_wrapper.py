@@ -10,8 +10,9 @@ from tf1clip import _delegate
 from tf1clip import _tf
 from tf1clip._tf import tf
 from tf1clip.contrib.opt import _common
+from tf1clip.contrib import _manifest
 
-__all__ = ["MultitaskOptimizerWrapper"]
+__all__ = _manifest.names_of(__name__)
 
 
 _MINIMIZE_ARGS = {"gate_gradients", "aggregation_method", "colocate_gradients_with_ops", "name", "grad_loss"}

@@ -4,10 +4,11 @@ from tf1clip import _tf
 from tf1clip._tf import tf
 from tf1clip.contrib.opt import _common
 from tf1clip.contrib.opt import _adam
+from tf1clip.contrib import _manifest
 
 v1 = tf.compat.v1
 
-__all__ = ["NadamOptimizer"]
+__all__ = _manifest.names_of(__name__)
 
 
 class NadamOptimizer(_adam.AdamHypers, tf.compat.v1.train.AdamOptimizer):

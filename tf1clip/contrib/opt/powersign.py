@@ -5,10 +5,11 @@ import math
 from tf1clip._tf import tf
 from tf1clip.contrib.opt import _common
 from tf1clip.contrib.opt import _sign
+from tf1clip.contrib import _manifest
 
 v1 = tf.compat.v1
 
-__all__ = ["PowerSignOptimizer"]
+__all__ = _manifest.names_of(__name__)
 
 
 class PowerSignOptimizer(_sign.SignOptimizer):

@@ -4,10 +4,11 @@ import contextlib
 
 from tf1clip._tf import tf
 from tf1clip.contrib.opt import _common
+from tf1clip.contrib import _manifest
 
 v1 = tf.compat.v1
 
-__all__ = ["RegAdagradOptimizer"]
+__all__ = _manifest.names_of(__name__)
 
 
 class RegAdagradOptimizer(tf.compat.v1.train.AdagradOptimizer):

@@ -6,10 +6,11 @@ from tf1clip import _tf
 from tf1clip._tf import tf
 from tf1clip.contrib.opt import _common
 from tf1clip.contrib.opt import matrix_functions
+from tf1clip.contrib import _manifest
 
 v1 = tf.compat.v1
 
-__all__ = ["ShampooOptimizer"]
+__all__ = _manifest.names_of(__name__)
 
 
 def _param(value, timestep):

@@ -15,7 +15,7 @@ from tf1clip.contrib.training.training import create_train_op  # noqa: F401
 from tf1clip.contrib.training.training import multiply_gradients  # noqa: F401
 from tf1clip.contrib.training.training import train  # noqa: F401
 
-__all__ = list(_manifest.names("tf1clip.contrib.training"))
+__all__ = _manifest.names_of(__name__)
 
 
 # Every other public name: tf-slim's (``_slim_compat.DELEGATES["training"]``), resolved on first use.

@@ -15,7 +15,9 @@ import numbers
 import re
 from typing import Any, Callable, Dict, Optional
 
-__all__ = ["HParamDef", "HParams", "parse_values"]
+from tf1clip.contrib import _manifest
+
+__all__ = [*_manifest.names_of(__name__), "HParamDef", "parse_values"]
 
 
 @functools.lru_cache(maxsize=None)

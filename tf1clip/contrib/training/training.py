@@ -18,15 +18,9 @@ from tf1clip._tf import tf
 from tf1clip.contrib import _common
 from tf1clip.contrib import _slim_compat
 from tf1clip.contrib import framework
+from tf1clip.contrib import _manifest
 
-__all__ = [
-    "add_gradients_summaries",
-    "clip_gradient_norms",
-    "clip_gradient_norms_fn",
-    "multiply_gradients",
-    "create_train_op",
-    "train",
-]
+__all__ = _manifest.names_of(__name__)
 
 _v1 = tf.compat.v1
 
