@@ -179,9 +179,7 @@ class MultiLabelHead(_heads.Head):
                 name = self._class_key(_KEYS.AUC_AT_CLASS, _KEYS.AUC_AT_NAME, class_id)
                 ops[key(name)] = _heads.auc(class_labels, class_probabilities, weights=weights, name=name)
                 name = self._class_key(_KEYS.AUC_PR_AT_CLASS, _KEYS.AUC_PR_AT_NAME, class_id)
-                ops[key(name)] = _heads.auc(
-                    class_labels, class_probabilities, weights=weights, curve="PR", name=name
-                )
+                ops[key(name)] = _heads.auc(class_labels, class_probabilities, weights=weights, curve="PR", name=name)
         return ops
 
 
