@@ -14,7 +14,7 @@ from helpers import run_python
 import tf1clip
 import tf1clip.contrib
 import tf1clip.contrib.gan as tfgan
-from tf1clip.contrib import _gan_compat
+from tf1clip.compat import _gan
 
 if importlib.util.find_spec("tensorflow_gan") is None:
     pytest.skip("needs tensorflow-gan (pip install 'tf1clip[gan]')", allow_module_level=True)
@@ -70,7 +70,7 @@ def test_reference_depends_on_clipping_and_on_the_discriminator_steps(tmp_path, 
 def test_every_public_tfgan_name_resolves_to_tensorflow_gans_object():
     import tensorflow_gan
 
-    for namespace, module_name in _gan_compat.DELEGATES.items():
+    for namespace, module_name in _gan.DELEGATES.items():
         ours = importlib.import_module("tf1clip.contrib." + namespace)
         theirs = importlib.import_module(module_name)
         names = [n for n in getattr(theirs, "__all__", dir(theirs)) if not n.startswith("_")]
@@ -78,7 +78,7 @@ def test_every_public_tfgan_name_resolves_to_tensorflow_gans_object():
         for name in names:
             got = getattr(ours, name)
             if isinstance(got, type(tf1clip)) and got.__name__.startswith("tf1clip."):
-                assert namespace + "." + name in _gan_compat.DELEGATES, name
+                assert namespace + "." + name in _gan.DELEGATES, name
             else:
                 assert got is getattr(theirs, name), (namespace, name)
     assert tfgan.gan_train is tensorflow_gan.gan_train
@@ -107,12 +107,12 @@ def test_unknown_and_private_names_raise_attribute_error_naming_the_module():
 
 
 def test_apply_is_idempotent_and_names_what_this_tensorflow_needed():
-    applied = _gan_compat.apply()
-    assert _gan_compat.apply() == applied
+    applied = _gan.apply()
+    assert _gan.apply() == applied
     assert "lazy_hub_and_probability" in applied
     assert ("estimator_namespace" in applied) == (not TF_HAS_ESTIMATOR)
     assert ("inspect_getargspec" in applied) == (not hasattr(inspect, "getargspec"))
-    assert set(applied) <= set(_gan_compat.PATCHES)
+    assert set(applied) <= set(_gan.PATCHES)
 
 
 def test_run_train_ops_hook_is_a_v1_session_run_hook(graph):
@@ -138,9 +138,9 @@ def _train_ops():
 
 
 def test_getargspec_stand_in_reports_keywords_and_args():
-    spec = _gan_compat._getargspec(lambda a, b=1, *args, **kwargs: None)
+    spec = _gan._getargspec(lambda a, b=1, *args, **kwargs: None)
     assert spec == (["a", "b"], "args", "kwargs", (1,))
-    assert _gan_compat._getargspec(lambda model, reduction=None: None).keywords is None
+    assert _gan._getargspec(lambda model, reduction=None: None).keywords is None
 
 
 def test_gan_loss_passes_add_summaries_only_to_loss_functions_that_take_it(graph):

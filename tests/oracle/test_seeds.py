@@ -103,16 +103,16 @@ def test_dropout_masks_equal_tf115(tf2_cases):
 
 
 def test_idempotent_and_reversible():
-    original = tf1clip._tf.graph_seed_counter()
+    original = tf1clip.compat._tf.graph_seed_counter()
     try:
         tf1clip.use_tf1_random_seeds()
-        counter = tf1clip._tf.graph_seed_counter()
+        counter = tf1clip.compat._tf.graph_seed_counter()
         tf1clip.use_tf1_random_seeds()
-        assert tf1clip._tf.graph_seed_counter() is counter
+        assert tf1clip.compat._tf.graph_seed_counter() is counter
         assert seeds.tf1_random_seeds_enabled()
     finally:
         seeds.use_tf1_random_seeds(False)
-    assert tf1clip._tf.graph_seed_counter() is original
+    assert tf1clip.compat._tf.graph_seed_counter() is original
     assert not seeds.tf1_random_seeds_enabled()
     with pytest.raises(TypeError, match="enabled must be True or False, got 'yes'"):
         seeds.use_tf1_random_seeds("yes")

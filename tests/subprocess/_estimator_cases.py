@@ -644,11 +644,11 @@ def test_autoclip_state_is_checkpointed_and_resumes(tmp_path):
 
 
 def test_patches_are_applied_once_and_only_where_needed():
-    from tf1clip import _estimator_compat
+    from tf1clip.compat import _estimator
 
-    applied = _estimator_compat.apply()
-    assert _estimator_compat.apply() == applied
-    for name, patch in _estimator_compat.PATCHES.items():
+    applied = _estimator.apply()
+    assert _estimator.apply() == applied
+    for name, patch in _estimator.PATCHES.items():
         assert patch() is False, name  # idempotent: nothing left to do
     # .ci and tests/subprocess/test_estimator.py set TF_USE_LEGACY_KERAS=1, so legacy_keras has nothing to do here.
     expected = ["tf_export_estimator_api", "distribute_estimator_training", "tpu_removed_modules"] if NEW_TF else []

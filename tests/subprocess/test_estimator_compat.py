@@ -1,4 +1,4 @@
-"""tf1clip._estimator_compat: each patch is still needed on this TensorFlow, and the Keras 2 switch.
+"""tf1clip.compat._estimator: each patch is still needed on this TensorFlow, and the Keras 2 switch.
 
 The checks here read TensorFlow as it is (this process never imports ``tf1clip.estimator``): a TensorFlow
 release that brings back what a patch supplies fails ``test_patch_is_still_needed``, and the patch can go.
@@ -16,7 +16,7 @@ import pytest
 import tensorflow as tf
 from helpers import run_python
 
-from tf1clip import _estimator_compat, _tf
+from tf1clip.compat import _estimator, _tf
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 NEW_TF = _tf.version_tuple(tf.__version__) >= (2, 16)
@@ -40,8 +40,8 @@ NEEDED = {
         and "estimator" not in _tf.tf_export_module().API_ATTRS
         and "estimator" not in _tf.tf_export_module().API_ATTRS_V1
     ),
-    "distribute_estimator_training": lambda: _missing(_estimator_compat.ESTIMATOR_TRAINING),
-    "tpu_removed_modules": lambda: all(_missing(name) for name in _estimator_compat.TPU_MODULES),
+    "distribute_estimator_training": lambda: _missing(_estimator.ESTIMATOR_TRAINING),
+    "tpu_removed_modules": lambda: all(_missing(name) for name in _estimator.TPU_MODULES),
     "legacy_keras": lambda: _keras_major() != 2,
     "session_threads": lambda: _graph_building_starts_the_runtime(),
 }
@@ -69,8 +69,8 @@ def _graph_building_starts_the_runtime():
 
 
 def test_every_patch_has_a_need_check():
-    assert set(NEEDED) == set(_estimator_compat.PATCHES)
-    assert set(_estimator_compat.TPU_MODULES) == {
+    assert set(NEEDED) == set(_estimator.PATCHES)
+    assert set(_estimator.TPU_MODULES) == {
         "tensorflow.python.tpu.tpu_embedding",
         "tensorflow.python.tpu.tpu_embedding_gradient",
         "tensorflow.python.tpu.session_support",
@@ -80,7 +80,7 @@ def test_every_patch_has_a_need_check():
 @pytest.mark.parametrize("patch", sorted(NEEDED))
 def test_patch_is_still_needed(patch):
     """Needed where EXPECTED says (checked 2.15.1, 2.16.2, 2.21.0). Fails when a release changes that."""
-    assert NEEDED[patch]() is EXPECTED[patch], "%s: needed=%s on TensorFlow %s; update tf1clip._estimator_compat" % (
+    assert NEEDED[patch]() is EXPECTED[patch], "%s: needed=%s on TensorFlow %s; update tf1clip.compat._estimator" % (
         patch,
         not EXPECTED[patch],
         tf.__version__,

@@ -16,7 +16,7 @@ import tensorflow as tf
 from helpers import run_python
 from helpers import skip_without_estimator
 
-from tf1clip import _estimator_compat
+from tf1clip.compat import _estimator
 
 PROGRAM = """
 import json, os, sys
@@ -116,8 +116,8 @@ def test_no_warning_where_the_counts_hold_or_were_chosen(case):
 
 def test_session_threads_sets_nothing_without_counts_or_after_the_runtime_started():
     tf.config.list_logical_devices()  # this pytest process: the runtime has started
-    assert _estimator_compat.session_threads(None) == {}
-    assert _estimator_compat.session_threads(tf.compat.v1.ConfigProto()) == {}
+    assert _estimator.session_threads(None) == {}
+    assert _estimator.session_threads(tf.compat.v1.ConfigProto()) == {}
     config = tf.compat.v1.ConfigProto(intra_op_parallelism_threads=3, inter_op_parallelism_threads=5)
     before = (
         tf.config.threading.get_intra_op_parallelism_threads(),
@@ -125,7 +125,7 @@ def test_session_threads_sets_nothing_without_counts_or_after_the_runtime_starte
     )
     if before == (0, 0) and not {"TF_NUM_INTRAOP_THREADS", "TF_NUM_INTEROP_THREADS"} & set(os.environ):
         with pytest.warns(RuntimeWarning, match="TensorFlow's runtime started before the Estimator built its graph"):
-            assert _estimator_compat.session_threads(config) == {}
+            assert _estimator.session_threads(config) == {}
     assert (
         tf.config.threading.get_intra_op_parallelism_threads(),
         tf.config.threading.get_inter_op_parallelism_threads(),

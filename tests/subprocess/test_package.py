@@ -78,7 +78,7 @@ def test_every_public_name_is_in_the_docs():
 
 
 def _min_tf_version():
-    with open(os.path.join(ROOT, "tf1clip", "_tf.py")) as f:
+    with open(os.path.join(ROOT, "tf1clip", "compat", "_tf.py")) as f:
         return tuple(int(n) for n in re.search(r"^MIN_TF_VERSION = \((\d+), (\d+)\)", f.read(), re.M).groups())
 
 

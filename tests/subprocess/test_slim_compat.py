@@ -11,7 +11,7 @@ import tensorflow as tf
 from helpers import run_python
 
 import tf1clip.contrib
-from tf1clip.contrib import _slim_compat
+from tf1clip.compat import _slim
 
 tf_slim = pytest.importorskip("tf_slim")
 
@@ -24,7 +24,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 
 def test_delegates_table_names_importable_tf_slim_modules():
-    assert set(_slim_compat.DELEGATES) == {
+    assert set(_slim.DELEGATES) == {
         "slim",
         "slim.learning",
         "slim.nets",
@@ -34,7 +34,7 @@ def test_delegates_table_names_importable_tf_slim_modules():
         "metrics",
         "training",
     }
-    for modules in _slim_compat.DELEGATES.values():
+    for modules in _slim.DELEGATES.values():
         assert isinstance(modules, tuple) and modules
         for name in modules:
             assert name.split(".")[0] == "tf_slim"
@@ -188,31 +188,31 @@ def test_without_tf_slim_delegated_names_say_how_to_install():
 
 def test_apply_is_idempotent_and_names_its_patches():
     """Applying again changes nothing, also after ``slim.nets`` imported tf-slim modules the patches have not seen."""
-    first = _slim_compat.apply()
+    first = _slim.apply()
     layers = sys.modules["tf_slim.layers.layers"]
     shims = (tf_slim.learning.ops, layers.normalization_layers, tf_slim.learning.supervisor)
     import tf1clip.contrib.slim.nets  # noqa: F401
 
-    assert _slim_compat.apply() == first
-    assert set(first) <= set(_slim_compat.PATCHES)
+    assert _slim.apply() == first
+    assert set(first) <= set(_slim.PATCHES)
     assert (tf_slim.learning.ops, layers.normalization_layers, tf_slim.learning.supervisor) == shims
-    for name in _slim_compat.PATCHES:
-        assert _slim_compat.PATCHES[name]() is False  # applied already: nothing left to do
+    for name in _slim.PATCHES:
+        assert _slim.PATCHES[name]() is False  # applied already: nothing left to do
 
 
 def test_patches_leave_tensorflow_itself_alone():
     out = run_python("""
         import importlib
         import tensorflow as tf
-        from tf1clip.contrib import _slim_compat
+        from tf1clip.compat import _slim
 
         def state():
-            names = [(m, n) for m, moved in sorted(_slim_compat._MOVED.items()) for n in sorted(moved)]
+            names = [(m, n) for m, moved in sorted(_slim._MOVED.items()) for n in sorted(moved)]
             return ([hasattr(importlib.import_module(m), n) for m, n in names],
                     tf.compat.v1.train.Supervisor, tf.compat.v1.train.Coordinator)
 
         before = state()
-        assert set(_slim_compat.apply()) <= set(_slim_compat.PATCHES)
+        assert set(_slim.apply()) <= set(_slim.PATCHES)
         assert state() == before
         print(before[0])
     """)
@@ -220,7 +220,7 @@ def test_patches_leave_tensorflow_itself_alone():
 
 
 def test_shims_forward_to_the_original_module():
-    _slim_compat.apply()
+    _slim.apply()
     from tensorflow.python.framework import ops
 
     shim = tf_slim.learning.ops
@@ -231,7 +231,7 @@ def test_shims_forward_to_the_original_module():
 
 
 def test_moved_symbols_clip_gradient_norms_with_indexed_slices():
-    _slim_compat.apply()
+    _slim.apply()
     with tf.Graph().as_default():
         dense = tf.constant([3.0, 4.0])
         sparse = tf.IndexedSlices(tf.constant([[6.0, 8.0]]), tf.constant([1]), tf.constant([3, 2]))
@@ -246,7 +246,7 @@ def test_moved_symbols_clip_gradient_norms_with_indexed_slices():
 
 def test_moved_symbols_tf_slims_create_train_op_clip_and_multipliers():
     """tf-slim's own create_train_op (ops.Tensor / ops.IndexedSlices inside) runs after the patch."""
-    _slim_compat.apply()
+    _slim.apply()
     with tf.Graph().as_default():
         w = v1.get_variable("w", initializer=tf.constant([0.0, 0.0]))
         op = tf_slim.learning.create_train_op(
@@ -262,7 +262,7 @@ def test_moved_symbols_tf_slims_create_train_op_clip_and_multipliers():
 
 
 def test_moved_symbols_tf_slims_optimize_loss_with_tensor_learning_rate():
-    _slim_compat.apply()
+    _slim.apply()
     with tf.Graph().as_default():
         w = v1.get_variable("w", initializer=tf.constant([0.0, 0.0]))
         step = v1.train.get_or_create_global_step()
@@ -278,7 +278,7 @@ def test_moved_symbols_tf_slims_optimize_loss_with_tensor_learning_rate():
 def test_moved_symbols_control_flow_and_stack():
     """smart_cond (control_flow_ops.cond), legacy_fully_connected on 3-D input (array_ops.stack/unstack),
     auc_using_histogram (control_flow_ops.Assert)."""
-    _slim_compat.apply()
+    _slim.apply()
     with tf.Graph().as_default():
         pred = v1.placeholder(tf.bool, [])
         out = sys.modules["tf_slim.layers.utils"].smart_cond(pred, lambda: tf.constant(1.0), lambda: tf.constant(2.0))
@@ -296,7 +296,7 @@ def test_moved_symbols_control_flow_and_stack():
 
 
 def test_moved_symbols_local_and_global_variable():
-    _slim_compat.apply()
+    _slim.apply()
     with tf.Graph().as_default():
         loc = slim.local_variable(np.float32(2.0), name="loc")
         glob = slim.global_variable([1.0, 2.0], name="glob")
@@ -311,7 +311,7 @@ def test_moved_symbols_local_and_global_variable():
 
 def test_moved_symbols_triplet_semihard_loss_runs():
     """metric_learning's losses use control_flow_ops.while_loop."""
-    _slim_compat.apply()
+    _slim.apply()
     with tf.Graph().as_default():
         labels = tf.constant([0, 0, 1, 1])
         emb = tf.math.l2_normalize(tf.constant([[1.0, 0.0], [0.9, 0.1], [0.0, 1.0], [0.1, 0.9]]), axis=1)
@@ -349,7 +349,7 @@ def test_batch_norm_legacy_layer_matches_numpy(fused):
 
 
 def test_batch_norm_without_tf_keras_says_what_to_install():
-    if "batch_norm_legacy_layer" not in _slim_compat.apply():
+    if "batch_norm_legacy_layer" not in _slim.apply():
         pytest.skip("this TensorFlow's layers.normalization works without the patch")
     out = run_python("""
         import sys
@@ -371,7 +371,7 @@ def test_batch_norm_without_tf_keras_says_what_to_install():
 
 def test_supervisor_threads_run_in_graph_mode(tmp_path):
     """A Supervisor thread (learning.train's summaries, step counter, checkpoints) reads the step and saves."""
-    _slim_compat.apply()
+    _slim.apply()
     sup = tf_slim.learning.supervisor.Supervisor
     assert issubclass(sup, v1.train.Supervisor)
     done, steps = threading.Event(), []

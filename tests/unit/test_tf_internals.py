@@ -1,6 +1,6 @@
 """Every non-public TensorFlow symbol tf1clip uses resolves on the installed TensorFlow.
 
-tf1clip reaches them only through tf1clip/_tf.py; a TensorFlow release that drops
+tf1clip reaches them only through tf1clip/compat/_tf.py; a TensorFlow release that drops
 or renames one fails here, in one place, before anything else does.
 """
 
@@ -9,7 +9,7 @@ import importlib
 import pytest
 import tensorflow as tf
 
-from tf1clip import _tf
+from tf1clip.compat import _tf
 
 
 def _resolve(path):

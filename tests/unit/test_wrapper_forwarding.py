@@ -9,7 +9,7 @@ nesting, and must be the inner optimizer's own (the same bound method, the same 
 import pytest
 
 import tf1clip
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 from tf1clip.contrib import opt as copt
 
 v1 = tf.compat.v1

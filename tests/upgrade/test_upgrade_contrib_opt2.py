@@ -21,7 +21,16 @@ MODULES = {
 WRAPPER_NAMES = tuple(
     name
     for row in _manifest.rows("tf1clip.contrib.opt")
-    if row.impl.rsplit(".", 1)[1] in ("_wrappers", "_moving_average", "_distributed", "_external_optimizer")
+    if row.impl.rsplit(".", 1)[1]
+    in (
+        "multitask_optimizer_wrapper",
+        "variable_clipping_optimizer",
+        "drop_stale_gradient_optimizer",
+        "moving_average_optimizer",
+        "elastic_average_optimizer",
+        "model_average_optimizer",
+        "external_optimizer",
+    )
     for name in row.names
 )
 

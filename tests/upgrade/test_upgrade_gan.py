@@ -72,12 +72,12 @@ def test_gan_name_table_targets_exist_and_match_installed_tf_gan():
         assert namespace in _gan_names.NAMES, contrib
     if importlib.util.find_spec("tensorflow_gan") is None:
         pytest.skip("tensorflow-gan is not installed")
-    from tf1clip.contrib import _gan_compat
+    from tf1clip.compat import _gan
 
-    _gan_compat.apply()
-    assert set(_gan_names.NAMES) == set(_gan_compat.DELEGATES)
+    _gan.apply()
+    assert set(_gan_names.NAMES) == set(_gan.DELEGATES)
     for namespace, names in _gan_names.NAMES.items():
-        module = importlib.import_module(_gan_compat.DELEGATES[namespace])
+        module = importlib.import_module(_gan.DELEGATES[namespace])
         assert set(names) == {n for n in getattr(module, "__all__", dir(module)) if not n.startswith("_")}, namespace
 
 

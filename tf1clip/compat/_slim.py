@@ -138,7 +138,7 @@ _Shim = _successor.Shim
 
 
 def _tensorflow():
-    from tf1clip._tf import tf
+    from tf1clip.compat._tf import tf
 
     return tf
 
@@ -308,7 +308,7 @@ def _graph_mode_supervisor():
     """
     global _supervisor_class
     if _supervisor_class is None:
-        from tf1clip import _tf
+        from tf1clip.compat import _tf
 
         tf = _tensorflow()
 

@@ -171,7 +171,7 @@ def set_dynamic_loss_scale_config(loss_scale, initial_loss_scale, increment_peri
 
 
 # tf.compat.v1.train.Supervisor's coordinator, replaced so that its service threads build in its graph
-# (tf1clip.contrib._slim_compat). Checked on TF 2.15, 2.16, 2.18, 2.21. Public replacement: none
+# (tf1clip.compat._slim). Checked on TF 2.15, 2.16, 2.18, 2.21. Public replacement: none
 # (``Supervisor.coord`` is read-only; the constructor takes no coordinator).
 
 
@@ -246,7 +246,7 @@ def optimizer_learning_rate(optimizer):
 def tf_export_module():
     """``tensorflow.python.util.tf_export``: tensorflow-estimator's ``estimator_export`` builds on its
     ``api_export``, ``API_ATTRS``, ``API_ATTRS_V1`` and ``TENSORFLOW_API_NAME``; TF 2.15 also had
-    ``ESTIMATOR_API_NAME``, which tf1clip.estimator adds back on 2.16+ (``tf1clip._estimator_compat``). Checked on
+    ``ESTIMATOR_API_NAME``, which tf1clip.estimator adds back on 2.16+ (``tf1clip.compat._estimator``). Checked on
     TF 2.15, 2.16, 2.21. Public replacement: none (TensorFlow's API-export machinery).
     """
     from tensorflow.python.util import tf_export

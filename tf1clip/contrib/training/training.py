@@ -1,10 +1,8 @@
-"""``tf.contrib.training``: tf1clip's gradient helpers, ``create_train_op`` and ``train``; tf-slim for the rest.
+"""``tf.contrib.training``'s gradient helpers, ``create_train_op`` and ``train`` (TF 1.15's ``training.py``).
 
 ``clip_gradient_norms`` clips each gradient on its own (per tensor), unlike
 ``tf1clip.contrib.estimator.clip_gradients_by_norm`` and ``optimize_loss``,
-which use the global norm. Other public names (``evaluate_once``,
-``evaluate_repeatedly``, ``checkpoints_iterator``, ``StopAfterNEvalsHook``
-...) are tf-slim's, resolved on first use (needs ``tf1clip[slim]``).
+which use the global norm.
 """
 
 import numbers
@@ -16,14 +14,13 @@ from tf1clip import _validate
 from tf1clip import cappers
 from tf1clip import clipping
 from tf1clip import optimizer as _optimizer
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 from tf1clip.contrib import _common
-from tf1clip.contrib import _slim_compat
+from tf1clip.compat import _slim
 from tf1clip.contrib import framework
 from tf1clip.contrib import _manifest
-from tf1clip.contrib._hparams import HParams  # noqa: F401
 
-__all__ = list(_manifest.names("tf1clip.contrib.training"))
+__all__ = _manifest.names_of(__name__)
 
 _v1 = tf.compat.v1
 
@@ -320,7 +317,7 @@ def train(
     hooks = _check_hooks(hooks, "hooks")
     chief_only_hooks = _check_hooks(chief_only_hooks, "chief_only_hooks")
     _register_global_step(train_op.graph)
-    (tf_slim_training, _) = _slim_compat.load("training", "tf1clip.contrib.training.train")
+    (tf_slim_training, _) = _slim.load("training", "tf1clip.contrib.training.train")
     with train_op.graph.as_default():
         return tf_slim_training.train(
             train_op,
@@ -336,8 +333,3 @@ def train(
             max_wait_secs=max_wait_secs,
             run_metadata=run_metadata,
         )
-
-
-# Every other public name: tf-slim's (``_slim_compat.DELEGATES["training"]``), resolved on first use.
-__getattr__ = _slim_compat.module_getattr("training", globals())
-__dir__ = _slim_compat.module_dir("training", globals())

@@ -44,7 +44,7 @@ import types
 import warnings
 from typing import Any, Callable, Dict, List, Optional
 
-from tf1clip import _tf
+from tf1clip.compat import _tf
 
 ESTIMATOR_API_NAME = "estimator"
 _LEGACY_KERAS_VAR = "TF_USE_LEGACY_KERAS"
