@@ -6,7 +6,7 @@
 """
 
 from tf1clip.contrib import _manifest
-from tf1clip.contrib import _slim_compat
+from tf1clip.compat import _slim
 from tf1clip.contrib.layers.encoders import embed_sequence  # noqa: F401
 from tf1clip.contrib.layers.optimizers import OPTIMIZER_CLS_NAMES  # noqa: F401
 from tf1clip.contrib.layers.optimizers import OPTIMIZER_SUMMARIES  # noqa: F401
@@ -15,6 +15,6 @@ from tf1clip.contrib.layers.optimizers import optimize_loss  # noqa: F401
 
 __all__ = _manifest.names_of(__name__)
 
-# Every other public name: tf-slim's (``_slim_compat.DELEGATES["layers"]``), resolved on first use.
-__getattr__ = _slim_compat.module_getattr("layers", globals())
-__dir__ = _slim_compat.module_dir("layers", globals())
+# Every other public name: tf-slim's (``_slim.DELEGATES["layers"]``), resolved on first use.
+__getattr__ = _slim.module_getattr("layers", globals())
+__dir__ = _slim.module_dir("layers", globals())

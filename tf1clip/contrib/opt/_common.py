@@ -3,9 +3,9 @@
 import contextlib
 from typing import Any, Iterable, Iterator
 
-from tf1clip import _tf
+from tf1clip.compat import _tf
 from tf1clip import _validate
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 
 v1 = tf.compat.v1
 

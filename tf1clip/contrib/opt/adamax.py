@@ -1,7 +1,7 @@
 """``tf.contrib.opt.AdaMaxOptimizer`` (TF 1.15's ``adamax.py``; shared parts in ``_adam``)."""
 
-from tf1clip import _tf
-from tf1clip._tf import tf
+from tf1clip.compat import _tf
+from tf1clip.compat._tf import tf
 from tf1clip.contrib.opt import _common
 from tf1clip.contrib.opt import _adam
 from tf1clip.contrib import _manifest

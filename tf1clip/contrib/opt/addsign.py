@@ -1,6 +1,6 @@
 """``tf.contrib.opt.AddSignOptimizer`` (TF 1.15's ``addsign.py``; the shared part in ``_sign``)."""
 
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 from tf1clip.contrib.opt import _common
 from tf1clip.contrib.opt import _sign
 from tf1clip.contrib import _manifest

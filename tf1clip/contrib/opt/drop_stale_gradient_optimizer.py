@@ -5,7 +5,7 @@ slots and checkpoint dependencies to it, so checkpoints move freely between wrap
 """
 
 from tf1clip import _delegate
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 from tf1clip.contrib.opt import _common
 from tf1clip.contrib import _manifest
 

@@ -1,6 +1,6 @@
 """``tf.contrib.opt.LazyAdamGSOptimizer`` (TF 1.15's ``lazy_adam_gs_optimizer.py``; shared parts in ``_adam``)."""
 
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 from tf1clip.contrib.opt import _adam
 from tf1clip.contrib.opt.adam_gs_optimizer import AdamGSOptimizer
 from tf1clip.contrib import _manifest

@@ -1,6 +1,6 @@
 """Matrix roots for ``tf.contrib.opt.ShampooOptimizer`` (TF 1.15's ``matrix_functions.py``)."""
 
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 
 __all__ = ["matrix_square_root", "matrix_inverse_pth_root"]
 

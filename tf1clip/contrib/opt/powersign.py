@@ -2,7 +2,7 @@
 
 import math
 
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 from tf1clip.contrib.opt import _common
 from tf1clip.contrib.opt import _sign
 from tf1clip.contrib import _manifest

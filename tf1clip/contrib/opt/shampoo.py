@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from tf1clip import _tf
-from tf1clip._tf import tf
+from tf1clip.compat import _tf
+from tf1clip.compat._tf import tf
 from tf1clip.contrib.opt import _common
 from tf1clip.contrib.opt import matrix_functions
 from tf1clip.contrib import _manifest

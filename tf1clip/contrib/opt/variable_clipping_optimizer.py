@@ -8,7 +8,7 @@ import contextlib
 
 from tf1clip import _aggregate, _delegate
 from tf1clip import _validate
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 from tf1clip.contrib.opt import _common
 from tf1clip.contrib import _manifest
 

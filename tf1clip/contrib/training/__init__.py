@@ -6,7 +6,7 @@ resolved on first use (needs ``tf1clip[slim]``).
 """
 
 from tf1clip.contrib import _manifest
-from tf1clip.contrib import _slim_compat
+from tf1clip.compat import _slim
 from tf1clip.contrib.training.hparam import HParams  # noqa: F401
 from tf1clip.contrib.training.training import add_gradients_summaries  # noqa: F401
 from tf1clip.contrib.training.training import clip_gradient_norms  # noqa: F401
@@ -18,6 +18,6 @@ from tf1clip.contrib.training.training import train  # noqa: F401
 __all__ = _manifest.names_of(__name__)
 
 
-# Every other public name: tf-slim's (``_slim_compat.DELEGATES["training"]``), resolved on first use.
-__getattr__ = _slim_compat.module_getattr("training", globals())
-__dir__ = _slim_compat.module_dir("training", globals())
+# Every other public name: tf-slim's (``_slim.DELEGATES["training"]``), resolved on first use.
+__getattr__ = _slim.module_getattr("training", globals())
+__dir__ = _slim.module_dir("training", globals())

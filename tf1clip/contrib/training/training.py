@@ -14,9 +14,9 @@ from tf1clip import _validate
 from tf1clip import cappers
 from tf1clip import clipping
 from tf1clip import optimizer as _optimizer
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 from tf1clip.contrib import _common
-from tf1clip.contrib import _slim_compat
+from tf1clip.compat import _slim
 from tf1clip.contrib import framework
 from tf1clip.contrib import _manifest
 
@@ -317,7 +317,7 @@ def train(
     hooks = _check_hooks(hooks, "hooks")
     chief_only_hooks = _check_hooks(chief_only_hooks, "chief_only_hooks")
     _register_global_step(train_op.graph)
-    (tf_slim_training, _) = _slim_compat.load("training", "tf1clip.contrib.training.train")
+    (tf_slim_training, _) = _slim.load("training", "tf1clip.contrib.training.train")
     with train_op.graph.as_default():
         return tf_slim_training.train(
             train_op,

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 from tf1clip.contrib import _manifest
 
 __all__ = _manifest.names_of(__name__)
