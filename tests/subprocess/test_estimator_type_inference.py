@@ -1,6 +1,6 @@
 """The "Type inference failed" warning of Estimator runs on TensorFlow 2 is TensorFlow's and changes no number.
 
-tests/_estimator_type_inference_worker.py trains the same DNNClassifier twice in one fresh process (Keras 2, C++
+tests/subprocess/_estimator_type_inference_worker.py trains the same DNNClassifier twice in one fresh process (Keras 2, C++
 warnings on): as tensorflow-estimator builds it, and with ``tf.compat.v1.experimental.output_all_intermediates(False)``,
 which stops the hidden-layer summaries' ``zero_fraction`` cond from outputting its intermediates (the warning's
 cause, docs/estimator.rst). Both runs must give the same loss at every step, the same evaluation loss and the same
@@ -12,8 +12,9 @@ import os
 import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-WORKER = os.path.join(ROOT, "tests", "_estimator_type_inference_worker.py")
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+WORKER = os.path.join(HERE, "_estimator_type_inference_worker.py")
 WARNING = "Type inference failed"
 
 

@@ -1,6 +1,6 @@
 """Trains one small DNNClassifier twice through tf1clip.estimator and prints what each run left behind.
 
-Started by tests/test_estimator_type_inference.py with TF_USE_LEGACY_KERAS=1 and C++ warnings shown. The first run
+Started by tests/subprocess/test_estimator_type_inference.py with TF_USE_LEGACY_KERAS=1 and C++ warnings shown. The first run
 builds the graph as tensorflow-estimator does (its hidden-layer summaries call ``tf.math.zero_fraction``, a control
 flow v2 ``cond``, while the Keras DNN model is built, so the cond outputs every intermediate and TensorFlow's type
 inference prints "Type inference failed" for it); the second turns that off with the public
