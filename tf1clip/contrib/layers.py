@@ -13,7 +13,7 @@ import sys
 
 import numpy as np
 
-from tf1clip import _pairs, _state, _validate, cappers, clipping
+from tf1clip.core import _pairs, _state, _validate, cappers, clipping
 from tf1clip.compat._tf import tf
 from tf1clip.contrib import _common
 from tf1clip.compat import _slim
