@@ -198,3 +198,34 @@ def test_no_internal_module_is_imported_by_name_outside_compat(tmp_path):
     assert _internal_imports_outside_compat(str(tmp_path)) == [
         "tf1clip/contrib/m.py:2 tensorflow.python.ops.lookup_ops".replace("/", os.sep)
     ]
+
+
+def _layout_problems(modules, layout):
+    """Modules (``tf1clip/...py`` paths) that docs/layout.rst does not name on a line of their own, and paths it
+    names that are not modules."""
+    listed = set(re.findall(r"^\* ``(tf1clip/[\w/]+\.py)``: \S", layout, re.M))
+    mentioned = set(re.findall(r"``(tf1clip/[\w/]+\.py)``", layout))
+    return sorted("not in docs/layout.rst: " + m for m in set(modules) - listed) + sorted(
+        "docs/layout.rst names a module that does not exist: " + m for m in mentioned - set(modules)
+    )
+
+
+def test_layout_names_every_module():
+    modules = [
+        os.path.relpath(os.path.join(d, f), ROOT).replace(os.sep, "/")
+        for d, _, files in os.walk(os.path.join(ROOT, "tf1clip"))
+        for f in files
+        if f.endswith(".py")
+    ]
+    with open(os.path.join(ROOT, "docs", "layout.rst"), encoding="utf-8") as f:
+        layout = f.read()
+    assert len(modules) > 140
+    assert _layout_problems(modules, layout) == []
+
+
+def test_layout_check_reports_a_missing_and_a_stale_module():
+    layout = "* ``tf1clip/a.py``: one job.\n``tf1clip/gone.py`` in prose.\n* ``tf1clip/b.py``\n"
+    assert _layout_problems(["tf1clip/a.py", "tf1clip/b.py"], layout) == [
+        "not in docs/layout.rst: tf1clip/b.py",
+        "docs/layout.rst names a module that does not exist: tf1clip/gone.py",
+    ]

@@ -33,7 +33,7 @@ each is imported on first use. The names and where they come from are ``tf1clip.
 
 from tf1clip.contrib import _manifest
 
-__all__ = list(_manifest.names("tf1clip.contrib"))
+__all__ = _manifest.names_of(__name__)
 
 __getattr__ = _manifest.module_getattr("tf1clip.contrib", globals())
 __dir__ = _manifest.module_dir("tf1clip.contrib", globals())
