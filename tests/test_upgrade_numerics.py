@@ -118,3 +118,43 @@ def test_random_ops_after_gradients_are_warned_at_the_gradient_lines_only():
     assert [line for line, _ in warnings] == [7]
     assert warnings[0][1].startswith("TensorFlow 2 builds gradients with another number of ops than TF 1.15")
     assert warnings[0][1].endswith("(docs/oracle.rst, 'Seeds').")
+
+
+def test_shuffle_then_repeat_is_warned_at_its_line():
+    """tests/test_seeds.py::test_documented_value_differences_still_differ shows the order TF 2 draws differs."""
+    result = upgrade_source(
+        textwrap.dedent(
+            """\
+            import tensorflow as tf
+            tf.set_random_seed(1)
+            ds = tf.data.Dataset.range(10)
+            a = ds.shuffle(10).repeat()
+            b = ds.shuffle(10, seed=3).repeat(2).batch(4)
+            c = ds.apply(tf.contrib.data.shuffle_and_repeat(10, 2))
+            d = ds.shuffle(10, reshuffle_each_iteration=False).repeat()
+            e = ds.shuffle(10).map(lambda x: x + 1).repeat()
+            f = ds.repeat().shuffle(10)
+            """
+        )
+    )
+    warnings = [(e.line, e.message) for e in result.log if "ShuffleAndRepeatDataset" in e.message]
+    assert [line for line, _ in warnings] == [4, 5, 6]
+    assert all(e.severity == "WARNING" for e in result.log if "ShuffleAndRepeatDataset" in e.message)
+    assert warnings[0][1].startswith("tf.data's shuffle followed directly by repeat: TF 1.15 fused the two")
+    assert warnings[0][1].endswith("(docs/oracle.rst, 'Seeds').")
+
+
+def test_shuffle_then_repeat_without_any_seed_is_not_warned():
+    """Unseeded, neither TensorFlow repeats its order: nothing to compare."""
+    result = upgrade_source(
+        textwrap.dedent(
+            """\
+            import tensorflow as tf
+            ds = tf.data.Dataset.range(10)
+            a = ds.shuffle(10).repeat()
+            b = ds.shuffle(10, 3).repeat()
+            c = ds.apply(tf.data.experimental.shuffle_and_repeat(10, 2, seed=1))
+            """
+        )
+    )
+    assert [e.line for e in result.log if "ShuffleAndRepeatDataset" in e.message] == [4, 5]

@@ -443,7 +443,7 @@ def finish(text, tree, target="modern", input_names_tf=True):
     if scan.estimator_uses and target != "estimator":
         _estimator_error(scan.estimator_uses, log)
     _session_threads_note(tree, scan, target, log)
-    numeric_notes(tree, log, _log_at)
+    numeric_notes(tree, log, _log_at, graph_seed=bool(_graph_seed_uses(tree)))
     top = _top_index(body)
     if top == len(body):
         return text, log, []  # only a docstring and __future__ imports

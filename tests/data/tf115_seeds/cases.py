@@ -172,6 +172,23 @@ def flatten_renamed(tf, ns, seed):
     return [a, b, c, tf.random_normal([3], seed=seed), ns.layers.dense(a + b + c, 2)]
 
 
+def dataset_shuffle(tf, ns, seed):
+    tf.get_variable("w", [3, 2])
+    features = np.arange(24, dtype=np.float32).reshape(12, 2)
+    ds = tf.data.Dataset.from_tensor_slices(features).shuffle(12, seed=seed).map(lambda x: x * 2.0)
+    ds = ds.repeat(2).batch(6)
+    ids = tf.data.Dataset.range(10).repeat(2).shuffle(4, seed=seed).batch(20)
+    batch = tf.data.make_one_shot_iterator(ds).get_next()
+    order = tf.data.make_one_shot_iterator(ids).get_next()
+    return [batch, order, tf.random_normal([3], seed=seed)]
+
+
+def dataset_shuffle_repeat(tf, ns, seed):
+    """``shuffle(...).repeat(...)``: TF 1.15 fused the two (``ShuffleAndRepeatDataset``) and drew another order."""
+    ds = tf.data.Dataset.range(12).shuffle(12, seed=seed).repeat(2).batch(24)
+    return [tf.data.make_one_shot_iterator(ds).get_next(), tf.random_normal([3], seed=seed)]
+
+
 # name -> (builder, takes op-level seeds)
 CASES = {
     "get_variable_default": (get_variable_default, False),
@@ -193,9 +210,13 @@ CASES = {
     "dilated_conv_then_random": (dilated_conv_then_random, False),
     "conv_layer_twice": (conv_layer_twice, True),
     "flatten_renamed": (flatten_renamed, True),
+    "dataset_shuffle": (dataset_shuffle, True),
+    "dataset_shuffle_repeat": (dataset_shuffle_repeat, True),
 }
 # Cases whose graph-seed-only op seeds TF 2 cannot match (docs/oracle.rst, "Seeds"): the op count differs.
 UNMATCHED = {"gradients_then_random"}
+# Cases whose op seeds match but whose first fetch differs for another reason (docs/oracle.rst, "Seeds").
+VALUES_DIFFER = {"dataset_shuffle_repeat"}
 STYLES = ("graph", "graph+op")
 
 
