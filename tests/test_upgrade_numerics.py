@@ -158,3 +158,19 @@ def test_shuffle_then_repeat_without_any_seed_is_not_warned():
         )
     )
     assert [e.line for e in result.log if "ShuffleAndRepeatDataset" in e.message] == [4, 5]
+
+
+def test_no_seed_warning_when_only_deterministic_initializers_follow_the_gradients():
+    source = """\
+        import tensorflow as tf
+        tf.set_random_seed(1)
+        w = tf.get_variable("w", [3, 1])
+        train_op = tf.train.AdamOptimizer(0.1).minimize(tf.reduce_sum(w))
+        init = [tf.zeros_initializer(), tf.constant_initializer(2.0), tf.ones_initializer()]
+        ready = tf.global_variables_initializer()
+        {extra}
+        """
+    quiet = upgrade_source(textwrap.dedent(source.format(extra="")))
+    loud = upgrade_source(textwrap.dedent(source.format(extra="b = tf.truncated_normal_initializer()")))
+    assert [e.line for e in quiet.log if "seed=" in e.message] == []
+    assert [e.line for e in loud.log if "seed=" in e.message] == [4]

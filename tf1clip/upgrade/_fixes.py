@@ -283,6 +283,16 @@ _SEED_DRAWERS = frozenset(
 )
 
 
+_DETERMINISTIC_INITIALIZERS = (
+    "variables_initializer",
+    "tables_initializer",
+    "zeros_initializer",
+    "ones_initializer",
+    "constant_initializer",
+    "identity_initializer",
+)
+
+
 def _graph_seed_uses(tree):
     """``(name, node)`` of each call that sets a graph-level seed: ``set_random_seed``, ``tf_random_seed=``."""
     uses = []
@@ -299,7 +309,7 @@ def _graph_seed_uses(tree):
 def _draws_seed(name):
     """Whether a call of ``name`` may draw an op seed (a random op, an initializer, a layer or cell)."""
     tail = name.split(".")[-1]
-    initializer = tail.endswith("_initializer") and not tail.endswith(("variables_initializer", "tables_initializer"))
+    initializer = tail.endswith("_initializer") and not tail.endswith(_DETERMINISTIC_INITIALIZERS)
     return tail in _SEED_DRAWERS or initializer
 
 
