@@ -1,7 +1,7 @@
 """Generates ``_slim_names.py``: the public names of the installed tf-slim, per module.
 
 Run ``python -m tf1clip.upgrade._slimgen > tf1clip/upgrade/_slim_names.py`` after a
-tf-slim release; ``tests/test_upgrade_rules.py`` checks that the stored table
+tf-slim release; ``tests/upgrade/test_upgrade_rules.py`` checks that the stored table
 matches the installed tf-slim.
 """
 
@@ -9,7 +9,7 @@ import importlib
 import pprint
 import types
 
-from tf1clip.contrib._slim_compat import DELEGATES
+from tf1clip.compat._slim import DELEGATES
 
 # contrib module -> the tf-slim modules whose public names it gets, in order: the routing table of
 # tf1clip.contrib (its dotted keys are also found below as submodules, except "slim.nets", which
