@@ -24,7 +24,7 @@ _SHUFFLE_REPEAT = (
 def _kernel_drift(measured):
     return (
         "its ops, initial values and first training steps equal TF 1.15's, but training drifts from TF 1.15's "
-        "numbers (%s after 300 Adam steps of tests/test_rnn_cell_drift.py): TensorFlow 2's CPU kernels for "
+        "numbers (%s after 300 Adam steps of tests/oracle/test_rnn_cell_drift.py): TensorFlow 2's CPU kernels for "
         "Sigmoid, Tanh, Softmax and their gradients round float32 differently from TF 1.15's, and this "
         "model amplifies the rounding" % measured
     )
