@@ -95,6 +95,37 @@ def test_upgrade_reports_minimize_with_decay_var_list_naming_the_keyword():
     assert "decayed every variable on TF 1.15" in lines[3] and "decay_listed_only=True" in lines[3]
 
 
+# --- MultitaskOptimizerWrapper modifies the optimizer it wraps, as TF 1.15 -----------------------------
+
+
+def multitask_inner(resource, **extra):
+    """make_refs.multitask_inner on this TF: ``w`` after Momentum's own step of a zero gradient (slot 1)."""
+    with tf.Graph().as_default():
+        w = v1.get_variable("w", initializer=[1.0, 1.0], use_resource=resource)
+        mom = v1.train.MomentumOptimizer(0.5, 0.9)
+        wrapper = contrib_opt.MultitaskOptimizerWrapper(mom, **extra)
+        plain = mom.apply_gradients([(tf.zeros([2]), w)])
+        wrapped = wrapper.apply_gradients([(tf.zeros([2]), w)])
+        with v1.Session() as sess:
+            sess.run(v1.global_variables_initializer())
+            sess.run(mom.get_slot(w, "momentum").assign([1.0, 1.0]))
+            sess.run(wrapped)
+            assert sess.run(w).tolist() == [1.0, 1.0]  # the wrapper skips either way
+            sess.run(plain)
+            return sess.run(w).tolist()
+
+
+@pytest.mark.parametrize("resource", ["ref", "resource"])
+def test_multitask_wrapped_optimizer_skips_zero_gradients_as_tf115(resource):
+    assert multitask_inner(resource == "resource") == REFS["Multitask/inner/" + resource] == [1.0, 1.0]
+
+
+@pytest.mark.parametrize("resource", ["ref", "resource"])
+def test_multitask_leave_optimizer_unmodified(resource):
+    got = multitask_inner(resource == "resource", leave_optimizer_unmodified=True)
+    np.testing.assert_allclose(got, [1.0 - 0.5 * 0.9, 1.0 - 0.5 * 0.9], rtol=1e-6)  # momentum 0.9 * 1, lr 0.5
+
+
 # --- VariableClippingOptimizer: a repeated index clips its row once per occurrence (TF 1.15) -----------
 
 INIT = [[3.0, 4.0], [0.6, 0.8], [1.0, 1.0]]
@@ -222,3 +253,28 @@ def test_elastic_average_pair_own_centers(var_list):
     coef, value, center = {"w0": 1.0, "w1": 2.0}, {"w0": 5.0, "w1": 3.0}, {"w0": 1.0, "w1": -1.0}
     want = [coef[n] + rho * (value[n] - center[n]) for n in var_list]
     np.testing.assert_allclose([g for _, g in grads], want, rtol=1e-6)
+
+
+def test_upgrade_reports_each_construction_without_the_fix_keyword_in_every_spelling():
+    import tf1clip.upgrade
+
+    text = (
+        "import tensorflow as tf\n"
+        "from tensorflow.contrib.opt import VariableClippingOptimizer\n"
+        "from tensorflow.contrib import opt as copt\n"
+        "from tensorflow.contrib.opt.python.training import elastic_average_optimizer as eam\n"
+        "a = tf.contrib.opt.VariableClippingOptimizer(sgd, {w: [1]}, 2.0)\n"
+        "b = VariableClippingOptimizer(sgd, {w: [1]}, 2.0)\n"
+        "c = copt.VariableClippingOptimizer(sgd, {w: [1]}, 2.0, clip_repeated_rows_once=True)\n"
+        "d = copt.ElasticAverageOptimizer(sgd, 2, getter)\n"
+        "e = eam.ElasticAverageOptimizer(sgd, 2, getter)\n"
+        "f = tf.contrib.opt.ElasticAverageOptimizer(sgd, 2, getter, pair_own_centers=True)\n"
+        "g = tf.contrib.opt.MovingAverageOptimizer(sgd)\n"
+    )
+    result = tf1clip.upgrade.upgrade_source(text)
+    warned = {e.line: e.message for e in result.log if e.severity == "WARNING"}
+    assert sorted(warned) == [5, 6, 8, 9]
+    for line in (5, 6):
+        assert "once per occurrence" in warned[line] and "clip_repeated_rows_once=True" in warned[line]
+    for line in (8, 9):
+        assert "paired trainable_variables()" in warned[line] and "pair_own_centers=True" in warned[line]

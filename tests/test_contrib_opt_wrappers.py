@@ -257,10 +257,11 @@ def test_multitask_sparse_gradient_without_dense_shape(graph):
             _close(now, before)
 
 
-def test_multitask_leaves_the_wrapped_optimizer_alone(graph):
+def test_multitask_leave_optimizer_unmodified(graph):
+    # By default the wrapped optimizer is patched for good, as in TF 1.15 (tests/test_contrib_opt_fidelity.py).
     w = v1.get_variable("w", initializer=tf.ones([2]))
     mom = v1.train.MomentumOptimizer(0.5, 0.9)
-    opt = copt.MultitaskOptimizerWrapper(mom)
+    opt = copt.MultitaskOptimizerWrapper(mom, leave_optimizer_unmodified=True)
     assert isinstance(opt, v1.train.Optimizer)
     assert opt.get_name() == "Momentum"
     wrapped = opt.apply_gradients([(tf.zeros([2]), w)])

@@ -95,6 +95,7 @@ def rewrite_chain(edits, node, parent):
     if not isinstance(node.ctx, ast.Load):
         return
     path = resolve(edits.aliases, name)
+    _report_opt_in_fix(edits, node, parent, path)
     if (
         path is None
         or _prefix_rename(edits, node, parent, name, path)
@@ -113,6 +114,15 @@ def rewrite_chain(edits, node, parent):
             _module_use_ok(edits, node, path)
         else:
             edits.add(ERROR, node, contrib_error(name, path))
+
+
+def _report_opt_in_fix(edits, node, parent, path):
+    """WARNING at a call of a contrib.opt class that keeps a TF 1.15 quirk, without its fix's keyword."""
+    if path is None or not path.startswith("tf.contrib.opt."):
+        return
+    fix = T.OPT_IN_FIXES.get(path.rsplit(".", 1)[-1])
+    if fix and isinstance(parent, ast.Call) and parent.func is node and fix[0] not in {k.arg for k in parent.keywords}:
+        edits.add(T.WARNING, parent, fix[1])
 
 
 def _binding_supported(edits, root):

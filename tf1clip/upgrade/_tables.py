@@ -488,6 +488,25 @@ DECAY_VAR_LIST_WARNING = (
     "variables, add decay_listed_only=True (numbers then differ from TF 1.15's)."
 )
 
+# tf.contrib.opt classes whose TF 1.15 quirk tf1clip keeps unless a keyword opts into the fix
+# (docs/contrib_opt.rst): class name -> (keyword, the WARNING at each construction without it).
+OPT_IN_FIXES = {
+    "VariableClippingOptimizer": (
+        "clip_repeated_rows_once",
+        "tf.contrib.opt.VariableClippingOptimizer clipped a row once per occurrence of its index in a sparse "
+        "gradient on TF 1.15 (a repeated row was clipped too far, even through zero); tf1clip.contrib.opt does "
+        "the same. To clip each row once, add clip_repeated_rows_once=True (numbers then differ from TF 1.15's "
+        "where an index repeats).",
+    ),
+    "ElasticAverageOptimizer": (
+        "pair_own_centers",
+        "tf.contrib.opt.ElasticAverageOptimizer's compute_gradients/minimize(var_list=...) paired "
+        "trainable_variables() in order with var_list's centers on TF 1.15; tf1clip.contrib.opt does the same. "
+        "To pair each variable with its own center, add pair_own_centers=True (numbers then differ from TF "
+        "1.15's for a var_list that is not every trainable variable in creation order).",
+    ),
+}
+
 # TF 1 import paths that TF 2 lacks, moved wherever they start a module path (tf1clip re-creates them).
 PATH_MOVES = {"tf.examples.tutorials.mnist": "tf1clip.examples.tutorials.mnist"}
 

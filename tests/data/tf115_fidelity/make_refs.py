@@ -93,6 +93,22 @@ def elastic(var_list):
             return {"rho": float(opt._rho), "grads": [[v.op.name, float(sess.run(g))] for g, v in pairs]}
 
 
+def multitask_inner(resource):
+    """Momentum's own apply_gradients of a zero gradient after MultitaskOptimizerWrapper wrapped it (slot 1)."""
+    with tf.Graph().as_default():
+        w = tf.get_variable("w", initializer=[1.0, 1.0], use_resource=resource)
+        mom = tf.train.MomentumOptimizer(0.5, 0.9)
+        tf.contrib.opt.MultitaskOptimizerWrapper(mom)
+        plain = mom.apply_gradients([(tf.zeros([2]), w)])
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            sess.run(mom.get_slot(w, "momentum").assign([1.0, 1.0]))
+            sess.run(plain)
+            return sess.run(w).tolist()
+
+
+refs["Multitask/inner/ref"] = multitask_inner(False)
+refs["Multitask/inner/resource"] = multitask_inner(True)
 for kind in ("sparse", "dense"):
     for resource in (False, True):
         for wrap in (None, "estimator_clip", "optimize_loss"):
