@@ -270,10 +270,15 @@ def test_upgrade_reports_each_construction_without_the_fix_keyword_in_every_spel
         "e = eam.ElasticAverageOptimizer(sgd, 2, getter)\n"
         "f = tf.contrib.opt.ElasticAverageOptimizer(sgd, 2, getter, pair_own_centers=True)\n"
         "g = tf.contrib.opt.MovingAverageOptimizer(sgd)\n"
+        "h = copt.MultitaskOptimizerWrapper(sgd)\n"
+        "i = copt.MultitaskOptimizerWrapper(tf.train.AdamOptimizer(0.1))\n"
+        "j = copt.MultitaskOptimizerWrapper(sgd, leave_optimizer_unmodified=True)\n"
+        "sgd = copt.MultitaskOptimizerWrapper(sgd)\n"
     )
     result = tf1clip.upgrade.upgrade_source(text)
     warned = {e.line: e.message for e in result.log if e.severity == "WARNING"}
-    assert sorted(warned) == [5, 6, 8, 9]
+    assert sorted(warned) == [5, 6, 8, 9, 12]
+    assert "used directly too" in warned[12] and "leave_optimizer_unmodified=True" in warned[12]
     for line in (5, 6):
         assert "once per occurrence" in warned[line] and "clip_repeated_rows_once=True" in warned[line]
     for line in (8, 9):

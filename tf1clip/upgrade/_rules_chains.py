@@ -120,9 +120,24 @@ def _report_opt_in_fix(edits, node, parent, path):
     """WARNING at a call of a contrib.opt class that keeps a TF 1.15 quirk, without its fix's keyword."""
     if path is None or not path.startswith("tf.contrib.opt."):
         return
-    fix = T.OPT_IN_FIXES.get(path.rsplit(".", 1)[-1])
-    if fix and isinstance(parent, ast.Call) and parent.func is node and fix[0] not in {k.arg for k in parent.keywords}:
+    name = path.rsplit(".", 1)[-1]
+    fix = T.OPT_IN_FIXES.get(name)
+    if not fix or not isinstance(parent, ast.Call) or parent.func is not node:
+        return
+    if name == "MultitaskOptimizerWrapper" and not _wrapped_optimizer_kept(edits, parent):
+        return
+    if fix[0] not in {k.arg for k in parent.keywords}:
         edits.add(T.WARNING, parent, fix[1])
+
+
+def _wrapped_optimizer_kept(edits, call):
+    """Whether ``call``'s first argument is a name that stays bound to it (``w = Wrapper(opt)``, not
+    ``opt = Wrapper(opt)`` nor ``Wrapper(AdamOptimizer(...))``)."""
+    if not call.args or not isinstance(call.args[0], ast.Name):
+        return False
+    assign = edits.parents.get(call)
+    targets = assign.targets if isinstance(assign, ast.Assign) else []
+    return not any(isinstance(t, ast.Name) and t.id == call.args[0].id for t in targets)
 
 
 def _binding_supported(edits, root):

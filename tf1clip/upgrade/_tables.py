@@ -489,8 +489,16 @@ DECAY_VAR_LIST_WARNING = (
 )
 
 # tf.contrib.opt classes whose TF 1.15 quirk tf1clip keeps unless a keyword opts into the fix
-# (docs/contrib_opt.rst): class name -> (keyword, the WARNING at each construction without it).
+# (docs/contrib_opt.rst): class name -> (keyword, the WARNING at each construction without it). A
+# MultitaskOptimizerWrapper is reported only where its optimizer is a name (one made inline has no other use).
 OPT_IN_FIXES = {
+    "MultitaskOptimizerWrapper": (
+        "leave_optimizer_unmodified",
+        "tf.contrib.opt.MultitaskOptimizerWrapper replaced the update methods of the optimizer it wraps on TF "
+        "1.15, so that optimizer, used directly too, skipped all-zero gradients; tf1clip.contrib.opt does the "
+        "same. To leave it unmodified, add leave_optimizer_unmodified=True (numbers then differ from TF 1.15's "
+        "where the wrapped optimizer itself applies an all-zero gradient).",
+    ),
     "VariableClippingOptimizer": (
         "clip_repeated_rows_once",
         "tf.contrib.opt.VariableClippingOptimizer clipped a row once per occurrence of its index in a sparse "
