@@ -23,7 +23,7 @@ Importing this module needs only TensorFlow; the heads and Estimators import ``t
 
 from typing import Any, List
 
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 from tf1clip.contrib import _manifest
 from tf1clip.optimizer import clip_gradients_by_norm  # noqa: F401
 
@@ -31,7 +31,7 @@ SUM_OVER_BATCH_SIZE = "weighted_sum_over_batch_size"  # tf.compat.v1.losses.Redu
 
 _ESTIMATORS = ("DNNEstimator", "DNNLinearCombinedEstimator", "LinearEstimator")
 
-__all__ = list(_manifest.names("tf1clip.contrib.estimator"))
+__all__ = _manifest.names_of(__name__)
 
 
 def _estimator(name: str) -> Any:

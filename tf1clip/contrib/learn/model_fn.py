@@ -6,9 +6,10 @@
 import collections
 from typing import Any, Optional
 
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
+from tf1clip.contrib import _manifest
 
-__all__ = ["MetricKey", "ModeKeys", "ModelFnOps", "PredictionKey", "ProblemType"]
+__all__ = _manifest.names_of(__name__)
 
 
 class ModeKeys:

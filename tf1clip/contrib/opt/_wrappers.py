@@ -8,14 +8,13 @@ checkpoints move freely between wrapped and unwrapped code.
 import contextlib
 
 from tf1clip import _aggregate, _delegate
-from tf1clip import _tf
+from tf1clip.compat import _tf
 from tf1clip import _validate
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 from tf1clip.contrib.opt import _common
 
 __all__ = ["MultitaskOptimizerWrapper", "VariableClippingOptimizer", "DropStaleGradientOptimizer"]
 
-_UPDATE_METHODS = ("_apply_dense", "_resource_apply_dense", "_apply_sparse", "_resource_apply_sparse")
 _MINIMIZE_ARGS = {"gate_gradients", "aggregation_method", "colocate_gradients_with_ops", "name", "grad_loss"}
 
 
@@ -28,15 +27,14 @@ def _is_all_zeros(tensor):
     return tf.equal(tf.math.count_nonzero(tensor), 0)
 
 
-def _skip_if_all_zeros(update_fn, values, var):
-    """Runs ``update_fn()`` unless ``values`` is all zeros; returns an op (a v1 ``cond`` for a reference ``var``)."""
+def _skip_if_all_zeros(update_fn, values):
+    """Runs ``update_fn()`` unless ``values`` is all zeros; returns an op."""
 
     def update():
         with tf.control_dependencies([update_fn()]):
             return tf.no_op()
 
-    with _common.control_flow_for([var]):
-        return tf.compat.v1.cond(_is_all_zeros(values), tf.no_op, update)
+    return tf.compat.v1.cond(_is_all_zeros(values), tf.no_op, update)
 
 
 class MultitaskOptimizerWrapper(_delegate.DelegatingOptimizer):
@@ -49,18 +47,16 @@ class MultitaskOptimizerWrapper(_delegate.DelegatingOptimizer):
     runs its ``_finish`` (e.g. Adam's ``beta1_power``) and increments
     ``global_step``; names, slots and checkpoints are those of ``opt``.
 
-    As in TF 1.15, ``opt`` itself is modified: its four per-variable update
-    methods are replaced on the instance for good, so ``opt`` used directly
-    also skips all-zero gradients. ``leave_optimizer_unmodified=True`` skips
-    them only in the wrapper's ``apply_gradients`` / ``minimize``.
-
-    Differences from TF 1.15 (fixes of what crashed):
+    Differences from TF 1.15 (fixes):
 
     * an ``IndexedSlices`` gradient is tested on its values and stays sparse;
       contrib counted the non-zeros of the densified gradient on reference
       variables (a vocabulary-sized tensor per step) and failed with
       ``ValueError: Tensor conversion requested for IndexedSlices without
       dense_shape`` when the gradient had no ``dense_shape``;
+    * ``opt`` is not modified: contrib replaced four methods on the instance
+      it was given, so ``opt`` itself skipped all-zero gradients forever after;
+      here only the wrapper's ``apply_gradients`` / ``minimize`` do;
     * the wrapper is a ``tf.compat.v1.train.Optimizer`` (contrib's was a plain
       object forwarding every attribute), so ``optimize_loss`` and the tf1clip
       wrappers accept it. Public attributes of ``opt`` are still forwarded.
@@ -71,23 +67,17 @@ class MultitaskOptimizerWrapper(_delegate.DelegatingOptimizer):
     Args:
       opt: the ``tf.compat.v1.train.Optimizer`` instance that computes and
         applies the gradients.
-      leave_optimizer_unmodified: do not replace ``opt``'s update methods
-        (default False: replace them, as TF 1.15).
 
     Raises:
       TypeError: ``opt`` is not a ``tf.compat.v1.train.Optimizer`` instance.
     """
 
-    _HOOKS = _UPDATE_METHODS
+    _HOOKS = ("_apply_dense", "_resource_apply_dense", "_apply_sparse", "_resource_apply_sparse")
 
-    def __init__(self, opt, leave_optimizer_unmodified=False):
+    def __init__(self, opt):
         check_optimizer(opt)
         super().__init__(use_locking=False, name=opt.get_name())
         self._optimizer = opt
-        self._leave_optimizer_unmodified = bool(leave_optimizer_unmodified)
-        if not self._leave_optimizer_unmodified:
-            for name, fn in _skipping_hooks(opt).items():
-                setattr(opt, name, fn)
 
     def minimize(self, loss, global_step=None, var_list=None, **kwargs):
         """``Optimizer.minimize``; with keywords of ``opt``'s own ``minimize`` (AdamW's ``decay_var_list``),
@@ -107,11 +97,25 @@ class MultitaskOptimizerWrapper(_delegate.DelegatingOptimizer):
     @contextlib.contextmanager
     def _filtering(self):
         opt = self._optimizer
-        if not self._leave_optimizer_unmodified:
-            yield  # patched for good in __init__
-            return
+        originals = {name: _tf.optimizer_update_method(opt, name) for name in self._HOOKS}
+
+        def dense(name):
+            return lambda grad, var, *a, **k: _skip_if_all_zeros(lambda: originals[name](grad, var, *a, **k), grad)
+
+        def apply_sparse(grad, var, *a, **k):
+            return _skip_if_all_zeros(lambda: originals["_apply_sparse"](grad, var, *a, **k), grad.values)
+
+        def resource_apply_sparse(grad, handle, indices, *a, **k):
+            return _skip_if_all_zeros(lambda: originals["_resource_apply_sparse"](grad, handle, indices, *a, **k), grad)
+
+        patched = {
+            "_apply_dense": dense("_apply_dense"),
+            "_resource_apply_dense": dense("_resource_apply_dense"),
+            "_apply_sparse": apply_sparse,
+            "_resource_apply_sparse": resource_apply_sparse,
+        }
         shadowed = {name: opt.__dict__[name] for name in self._HOOKS if name in opt.__dict__}
-        for name, fn in _skipping_hooks(opt).items():
+        for name, fn in patched.items():
             setattr(opt, name, fn)
         try:
             yield
@@ -121,30 +125,6 @@ class MultitaskOptimizerWrapper(_delegate.DelegatingOptimizer):
                     setattr(opt, name, shadowed[name])
                 else:
                     delattr(opt, name)
-
-
-def _skipping_hooks(opt):
-    """``opt``'s four per-variable update methods, each skipping an all-zero gradient."""
-    originals = {name: _tf.optimizer_update_method(opt, name) for name in _UPDATE_METHODS}
-
-    def dense(name):
-        return lambda grad, var, *a, **k: _skip_if_all_zeros(lambda: originals[name](grad, var, *a, **k), grad, var)
-
-    def apply_sparse(grad, var, *a, **k):
-        return _skip_if_all_zeros(lambda: originals["_apply_sparse"](grad, var, *a, **k), grad.values, var)
-
-    def resource_apply_sparse(grad, handle, indices, *a, **k):
-        def update():
-            return originals["_resource_apply_sparse"](grad, handle, indices, *a, **k)
-
-        return _skip_if_all_zeros(update, grad, handle)
-
-    return {
-        "_apply_dense": dense("_apply_dense"),
-        "_resource_apply_dense": dense("_resource_apply_dense"),
-        "_apply_sparse": apply_sparse,
-        "_resource_apply_sparse": resource_apply_sparse,
-    }
 
 
 def _ref_key(var):
@@ -163,20 +143,15 @@ class VariableClippingOptimizer(_delegate.DelegatingOptimizer):
     (then the whole variable, with a warning, as in TF 1.15). Several
     instances can be chained for different norms.
 
-    As in TF 1.15, a row whose index appears k times in an ``IndexedSlices``
-    gradient has its excess over ``max_norm`` subtracted k times (row
-    ``[3, 4]``, ``max_norm=2``, index twice: ``[-0.6, -0.8]``);
-    ``clip_repeated_rows_once=True`` clips each row once (``[1.2, 1.6]``).
-
-    Differences from TF 1.15 (fixes of what silently did nothing or diverged):
+    Differences from TF 1.15 (fixes):
 
     * ``grads_and_vars`` may be any iterable; contrib iterated it twice, so a
       Python 3 ``zip`` was consumed by ``opt`` and nothing was clipped;
-    * under a ``tf.distribute`` strategy with several replicas each replica
-      clips, in its copy of the variable, the rows that any replica updated,
-      each once; contrib clipped only the replica's own rows, so the copies
-      silently diverged (and a tf1clip wrapper around it, which hands the
-      summed gradient to replica 0, left every other copy unclipped).
+    * under a ``tf.distribute`` strategy each replica clips, in its copy of the
+      variable, the rows that any replica updated; contrib clipped only the
+      replica's own rows, so the copies silently diverged (and a tf1clip
+      wrapper around it, which hands the summed gradient to replica 0, left
+      every other copy unclipped).
 
     Args:
       opt: the ``tf.compat.v1.train.Optimizer`` instance that applies the gradients.
@@ -186,8 +161,6 @@ class VariableClippingOptimizer(_delegate.DelegatingOptimizer):
       use_locking: use locks for the clip updates.
       colocate_clip_ops_with_vars: place the clip computations with each variable.
       name: name scope of the returned op (default ``"VariableClipping"``).
-      clip_repeated_rows_once: clip a row of a sparse update once however often
-        its index repeats (default False: once per occurrence, as TF 1.15).
 
     Raises:
       TypeError: ``opt`` is not a ``tf.compat.v1.train.Optimizer`` instance or
@@ -202,7 +175,6 @@ class VariableClippingOptimizer(_delegate.DelegatingOptimizer):
         use_locking=False,
         colocate_clip_ops_with_vars=False,
         name="VariableClipping",
-        clip_repeated_rows_once=False,
     ):
         check_optimizer(opt)
         if not isinstance(vars_to_clip_dims, dict):
@@ -215,7 +187,6 @@ class VariableClippingOptimizer(_delegate.DelegatingOptimizer):
         self._vars_to_clip_dims = {_ref_key(v): list(dims) for v, dims in vars_to_clip_dims.items()}
         self._max_norm = max_norm
         self._colocate_clip_ops_with_vars = colocate_clip_ops_with_vars
-        self._clip_repeated_rows_once = bool(clip_repeated_rows_once)
 
     def apply_gradients(self, grads_and_vars, global_step=None, name=None):
         """``opt.apply_gradients``, then each listed variable with a gradient clipped to ``max_norm``."""
@@ -253,14 +224,12 @@ class VariableClippingOptimizer(_delegate.DelegatingOptimizer):
                 var.op.name,
             )
             return self._clip_dense(var)
-        summed = _every_replicas_rows(grad)
-        indices = summed.indices
-        if self._clip_repeated_rows_once or summed is not grad:
-            indices = tf.unique(indices)[0]
+        grad = _every_replicas_rows(grad)
         with tf.compat.v1.colocate_with(var):
+            indices = tf.unique(grad.indices)[0]
             rows = tf.gather(var, indices)
         with self._maybe_colocate_with(var):
-            delta = tf.IndexedSlices(rows - tf.clip_by_norm(rows, self._max_norm, dims), indices, summed.dense_shape)
+            delta = tf.IndexedSlices(rows - tf.clip_by_norm(rows, self._max_norm, dims), indices, grad.dense_shape)
         with tf.compat.v1.colocate_with(var):
             return var.scatter_sub(delta, use_locking=self._use_locking)
 

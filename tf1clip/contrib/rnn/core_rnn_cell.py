@@ -6,10 +6,11 @@ variable names (``embedding``; ``kernel`` and ``bias`` in the wrapper's scope).
 
 import math
 
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 from tf1clip.contrib.rnn import _base
+from tf1clip.contrib import _manifest
 
-__all__ = ["EmbeddingWrapper", "InputProjectionWrapper", "OutputProjectionWrapper"]
+__all__ = _manifest.names_of(__name__)
 
 v1 = tf.compat.v1
 

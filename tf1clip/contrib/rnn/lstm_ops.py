@@ -8,10 +8,11 @@ the order ``i, ci, f, o``), ``<scope>/bias`` and, with peepholes, ``w_i_diag``, 
 
 import abc
 
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 from tf1clip.contrib.rnn import _base
+from tf1clip.contrib import _manifest
 
-__all__ = ["LSTMBlockCell", "LSTMBlockFusedCell", "LSTMBlockWrapper"]
+__all__ = _manifest.names_of(__name__)
 
 v1 = tf.compat.v1
 

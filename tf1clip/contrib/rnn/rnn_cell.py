@@ -4,32 +4,11 @@ with TF 1.15's equations, defaults and variable names (docs/rnn.rst).
 
 import collections
 
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 from tf1clip.contrib.rnn import _base
+from tf1clip.contrib import _manifest
 
-__all__ = [
-    "AttentionCellWrapper",
-    "BidirectionalGridLSTMCell",
-    "CompiledWrapper",
-    "Conv1DLSTMCell",
-    "Conv2DLSTMCell",
-    "Conv3DLSTMCell",
-    "ConvLSTMCell",
-    "CoupledInputForgetGateLSTMCell",
-    "GLSTMCell",
-    "GridLSTMCell",
-    "HighwayWrapper",
-    "IndRNNCell",
-    "IndyGRUCell",
-    "IndyLSTMCell",
-    "IntersectionRNNCell",
-    "LayerNormBasicLSTMCell",
-    "NASCell",
-    "PhasedLSTMCell",
-    "SRUCell",
-    "TimeFreqLSTMCell",
-    "UGRNNCell",
-]
+__all__ = _manifest.names_of(__name__)
 
 v1 = tf.compat.v1
 
@@ -967,7 +946,7 @@ class CompiledWrapper(_base.CellWrapper):
         if self._compile_stateful:
             compile_ops = True
         else:
-            from tf1clip import _tf
+            from tf1clip.compat import _tf
 
             def compile_ops(node_def):
                 return not _tf.op_is_stateful(node_def.op)

@@ -6,19 +6,11 @@ seeds given, in TF 1.15's op order, so with explicit seeds they draw TF 1.15's n
 
 import abc
 
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 from tf1clip.contrib.seq2seq.decoder import transpose_batch_time
+from tf1clip.contrib import _manifest
 
-__all__ = [
-    "Helper",
-    "TrainingHelper",
-    "GreedyEmbeddingHelper",
-    "SampleEmbeddingHelper",
-    "CustomHelper",
-    "ScheduledEmbeddingTrainingHelper",
-    "ScheduledOutputTrainingHelper",
-    "InferenceHelper",
-]
+__all__ = _manifest.names_of(__name__)
 
 v1 = tf.compat.v1
 

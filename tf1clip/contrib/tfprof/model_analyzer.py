@@ -13,11 +13,11 @@ Example (TF 1.x code, unchanged but for the import)::
 import copy
 from typing import Any, Dict
 
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 from tf1clip.contrib.tfprof import tfprof_logger
 from tf1clip.contrib import _manifest
 
-__all__ = list(_manifest.names("tf1clip.contrib.tfprof.model_analyzer"))
+__all__ = _manifest.names_of(__name__)
 
 Profiler = tf.compat.v1.profiler.Profiler
 
