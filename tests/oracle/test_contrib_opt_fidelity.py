@@ -285,3 +285,20 @@ def test_upgrade_reports_each_construction_without_the_fix_keyword_in_every_spel
         assert "once per occurrence" in warned[line] and "clip_repeated_rows_once=True" in warned[line]
     for line in (8, 9):
         assert "paired trainable_variables()" in warned[line] and "pair_own_centers=True" in warned[line]
+
+
+def test_upgrade_reports_contrib_estimator_clip_in_a_distributed_file_naming_clip_stage():
+    import tf1clip.upgrade
+
+    clip = "opt = tf.contrib.estimator.clip_gradients_by_norm(tf.train.AdagradOptimizer(0.1), 5.0%s)\n"
+    distributed = "config = tf.estimator.RunConfig(train_distribute=tf.distribute.MirroredStrategy())\n"
+    for text, warned_lines in (
+        ("import tensorflow as tf\n" + clip % "" + distributed, [2]),
+        ("import tensorflow as tf\n" + clip % ", clip_stage='per_replica'" + distributed, []),
+        ("import tensorflow as tf\n" + clip % "", []),  # no strategy: both stages are the same
+    ):
+        result = tf1clip.upgrade.upgrade_source(text)
+        warned = {e.line: e.message for e in result.log if e.severity == "WARNING" and "clip_stage" in e.message}
+        assert sorted(warned) == warned_lines, text
+        for message in warned.values():
+            assert "each replica's gradients" in message and "clip_stage='aggregated'" in message

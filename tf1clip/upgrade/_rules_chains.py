@@ -117,8 +117,8 @@ def rewrite_chain(edits, node, parent):
 
 
 def _report_opt_in_fix(edits, node, parent, path):
-    """WARNING at a call of a contrib.opt class that keeps a TF 1.15 quirk, without its fix's keyword."""
-    if path is None or not path.startswith("tf.contrib.opt."):
+    """WARNING at a call of a contrib.opt/estimator name that keeps a TF 1.15 quirk, without its fix's keyword."""
+    if path is None or not path.startswith(("tf.contrib.opt.", "tf.contrib.estimator.")):
         return
     name = path.rsplit(".", 1)[-1]
     fix = T.OPT_IN_FIXES.get(name)
@@ -126,8 +126,19 @@ def _report_opt_in_fix(edits, node, parent, path):
         return
     if name == "MultitaskOptimizerWrapper" and not _wrapped_optimizer_kept(edits, parent):
         return
+    if name == "clip_gradients_by_norm" and not _uses_distribute(edits):
+        return
     if fix[0] not in {k.arg for k in parent.keywords}:
         edits.add(T.WARNING, parent, fix[1])
+
+
+def _uses_distribute(edits):
+    """Whether the file names ``tf.distribute`` (or ``tf.contrib.distribute``) or passes ``train_distribute``."""
+    return any(
+        (isinstance(n, ast.Attribute) and n.attr == "distribute")
+        or (isinstance(n, ast.keyword) and n.arg in ("train_distribute", "eval_distribute"))
+        for n in edits.parents
+    ) or any(".distribute" in path for path in edits.aliases.values())
 
 
 def _wrapped_optimizer_kept(edits, call):

@@ -488,10 +488,18 @@ DECAY_VAR_LIST_WARNING = (
     "variables, add decay_listed_only=True (numbers then differ from TF 1.15's)."
 )
 
-# tf.contrib.opt classes whose TF 1.15 quirk tf1clip keeps unless a keyword opts into the fix
-# (docs/contrib_opt.rst): class name -> (keyword, the WARNING at each construction without it). A
-# MultitaskOptimizerWrapper is reported only where its optimizer is a name (one made inline has no other use).
+# tf.contrib.opt / tf.contrib.estimator names whose TF 1.15 quirk tf1clip keeps unless a keyword opts into the
+# fix (docs/contrib_opt.rst, docs/contrib.rst): name -> (keyword, the WARNING at each call without it). A
+# MultitaskOptimizerWrapper is reported only where its optimizer is a name (one made inline has no other use),
+# clip_gradients_by_norm only in a file that uses tf.distribute (without a strategy both stages are the same).
 OPT_IN_FIXES = {
+    "clip_gradients_by_norm": (
+        "clip_stage",
+        "Under a tf.distribute strategy, tf.contrib.estimator.clip_gradients_by_norm clipped each replica's "
+        "gradients before they were summed on TF 1.15; tf1clip.contrib.estimator does the same "
+        "(clip_stage='per_replica'). To clip the summed gradients, as one device on the whole batch would, add "
+        "clip_stage='aggregated' (numbers then differ from TF 1.15's with several replicas).",
+    ),
     "MultitaskOptimizerWrapper": (
         "leave_optimizer_unmodified",
         "tf.contrib.opt.MultitaskOptimizerWrapper replaced the update methods of the optimizer it wraps on TF "

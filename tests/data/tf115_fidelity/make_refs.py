@@ -107,6 +107,30 @@ def multitask_inner(resource):
             return sess.run(w).tolist()
 
 
+def mirrored(clip):
+    """``w`` after one step of SGD 1 over MirroredStrategy on 2 CPUs, replica gradients [3, 0] and [0, 4]."""
+    with tf.Graph().as_default():
+        strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+        with strategy.scope():
+            w = tf.get_variable("w", initializer=[0.0, 0.0], use_resource=True)
+            opt = tf.train.GradientDescentOptimizer(1.0)
+            if clip:
+                opt = tf.contrib.estimator.clip_gradients_by_norm(opt, 2.0)
+
+            def step_fn():
+                replica = tf.distribute.get_replica_context().replica_id_in_sync_group
+                grad = tf.where(tf.equal(replica, 0), tf.constant([3.0, 0.0]), tf.constant([0.0, 4.0]))
+                return opt.minimize(tf.reduce_sum(grad * w))
+
+            train = strategy.group(strategy.extended.call_for_each_replica(step_fn))
+        with tf.Session(config=tf.ConfigProto(device_count={"CPU": 2})) as sess:
+            sess.run(tf.global_variables_initializer())
+            sess.run(train)
+            return sess.run(w).tolist()
+
+
+refs["EstimatorClip/mirrored/plain"] = mirrored(False)
+refs["EstimatorClip/mirrored/clipped"] = mirrored(True)
 refs["Multitask/inner/ref"] = multitask_inner(False)
 refs["Multitask/inner/resource"] = multitask_inner(True)
 for kind in ("sparse", "dense"):
