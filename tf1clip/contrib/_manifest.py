@@ -10,11 +10,12 @@ from it.
 
 Adding a name:
 
-1. implement it in its module (``impl``; TF 1.15's file name where one exists);
+1. implement it in its module (``impl``): TF 1.15's ``tensorflow/contrib/<X>/python/<kind>/<Y>.py`` is
+   ``tf1clip/contrib/<X>/<Y>.py`` (docs/layout.rst); its ``__all__`` is ``names_of(__name__)``;
 2. add it to a row here (or add a row: one per implementation module and target), listing every TF 1.15
    module path it was imported from; a row with no ``tf_paths`` is provided at runtime but not converted to
    (tf1clip-upgrade routes those paths elsewhere);
-3. test it (tests/test_manifest.py checks every row's names exist on target and impl and match ``__all__``).
+3. test it (tests/subprocess/test_manifest.py checks every row's names exist on target and impl and match ``__all__``).
 
 Names routed to a maintained successor (tf-slim, TF-GAN) are not rows: :data:`ROUTES` names the
 ``tf1clip.contrib`` modules that route them and the tables listing them.
@@ -208,7 +209,7 @@ _EXPORT = ("ExportStrategy", "garbage_collect_exports", "get_timestamped_export_
 _INPUT_FN = ("InputFnOps", "build_default_serving_input_fn", "build_parsing_serving_input_fn")
 
 # tf.contrib.learn (TF 1.15) on tf1clip.estimator: docs/learn.rst. Rows whose modules import tf1clip.estimator
-# (extra "estimator") are checked in a subprocess by tests/test_manifest.py.
+# (extra "estimator") are checked in a subprocess by tests/subprocess/test_manifest.py.
 _LEARN_ROWS: Tuple[Row, ...] = (
     Row(
         _L,

@@ -27,7 +27,7 @@ from typing import Any, List
 
 from tf1clip.compat._tf import tf
 from tf1clip.contrib import _manifest
-from tf1clip import optimizer as _optimizer
+from tf1clip.core import optimizer as _optimizer
 
 SUM_OVER_BATCH_SIZE = "weighted_sum_over_batch_size"  # tf.compat.v1.losses.Reduction.SUM_OVER_BATCH_SIZE
 
