@@ -276,6 +276,7 @@ def test_upgrade_reports_each_construction_without_the_fix_keyword_in_every_spel
         "i = copt.MultitaskOptimizerWrapper(tf.train.AdamOptimizer(0.1))\n"
         "j = copt.MultitaskOptimizerWrapper(sgd, leave_optimizer_unmodified=True)\n"
         "sgd = copt.MultitaskOptimizerWrapper(sgd)\n"
+        "op = d.minimize(loss, var_list=[w])\n"
     )
     result = tf1clip.upgrade.upgrade_source(text)
     warned = {e.line: e.message for e in result.log if e.severity == "WARNING"}
@@ -285,6 +286,11 @@ def test_upgrade_reports_each_construction_without_the_fix_keyword_in_every_spel
         assert "once per occurrence" in warned[line] and "clip_repeated_rows_once=True" in warned[line]
     for line in (8, 9):
         assert "paired trainable_variables()" in warned[line] and "pair_own_centers=True" in warned[line]
+    for calls in ("op = d.minimize(loss)\n", "op = d.compute_gradients(loss)\n"):  # no var_list: same pairing
+        without = tf1clip.upgrade.upgrade_source(text.replace("op = d.minimize(loss, var_list=[w])\n", calls))
+        assert sorted(e.line for e in without.log if e.severity == "WARNING") == [5, 6, 12]
+    positional = tf1clip.upgrade.upgrade_source(text.replace("loss, var_list=[w]", "loss, None, [w]"))
+    assert sorted(e.line for e in positional.log if e.severity == "WARNING") == [5, 6, 8, 9, 12]
 
 
 def test_upgrade_reports_contrib_estimator_clip_in_a_distributed_file_naming_clip_stage():

@@ -128,6 +128,8 @@ def _report_opt_in_fix(edits, node, parent, path):
         return
     if name == "clip_gradients_by_norm" and not _uses_distribute(edits):
         return
+    if name == "ElasticAverageOptimizer" and not _passes_var_list(edits):
+        return
     if fix[0] not in {k.arg for k in parent.keywords}:
         edits.add(T.WARNING, parent, fix[1])
 
@@ -139,6 +141,20 @@ def _uses_distribute(edits):
         or (isinstance(n, ast.keyword) and n.arg in ("train_distribute", "eval_distribute"))
         for n in edits.parents
     ) or any(".distribute" in path for path in edits.aliases.values())
+
+
+_VAR_LIST_POSITION = {"compute_gradients": 1, "minimize": 2}
+
+
+def _passes_var_list(edits):
+    """Whether the file calls ``compute_gradients``/``minimize`` with a ``var_list`` (by keyword or position)."""
+    return any(
+        isinstance(n, ast.Call)
+        and isinstance(n.func, ast.Attribute)
+        and n.func.attr in _VAR_LIST_POSITION
+        and (any(k.arg == "var_list" for k in n.keywords) or len(n.args) > _VAR_LIST_POSITION[n.func.attr])
+        for n in edits.parents
+    )
 
 
 def _wrapped_optimizer_kept(edits, call):

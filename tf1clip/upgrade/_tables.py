@@ -491,7 +491,8 @@ DECAY_VAR_LIST_WARNING = (
 # tf.contrib.opt / tf.contrib.estimator names whose TF 1.15 quirk tf1clip keeps unless a keyword opts into the
 # fix (docs/contrib_opt.rst, docs/contrib.rst): name -> (keyword, the WARNING at each call without it). A
 # MultitaskOptimizerWrapper is reported only where its optimizer is a name (one made inline has no other use),
-# clip_gradients_by_norm only in a file that uses tf.distribute (without a strategy both stages are the same).
+# clip_gradients_by_norm only in a file that uses tf.distribute (without a strategy both stages are the same),
+# ElasticAverageOptimizer only in a file that passes a var_list to compute_gradients/minimize.
 OPT_IN_FIXES = {
     "clip_gradients_by_norm": (
         "clip_stage",
