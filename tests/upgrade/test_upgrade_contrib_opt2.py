@@ -4,6 +4,7 @@ import importlib
 
 import pytest
 
+from helpers import upgrade_issues
 from tf1clip.contrib import _manifest
 from tf1clip.upgrade import upgrade_source
 
@@ -35,10 +36,6 @@ WRAPPER_NAMES = tuple(
 )
 
 
-def _problems(result):
-    return [e.message for e in result.log if "ERROR" in str(e) or "WARNING" in str(e)]
-
-
 def test_every_name_exists_in_tf1clip_contrib_opt():
     module = importlib.import_module("tf1clip.contrib.opt")
     for name in WRAPPER_NAMES:
@@ -49,10 +46,10 @@ def test_every_name_exists_in_tf1clip_contrib_opt():
 def test_attribute_and_from_import_spellings(name):
     result = upgrade_source("import tensorflow as tf\nx = tf.contrib.opt.%s\n" % name)
     assert result.text == "import tensorflow as tf\nimport tf1clip.contrib\nx = tf1clip.contrib.opt.%s\n" % name
-    assert not _problems(result)
+    assert not upgrade_issues(result, "ERROR", "WARNING")
     result = upgrade_source("from tensorflow.contrib.opt import %s\n" % name)
     assert result.text == "from tf1clip.contrib.opt import %s\n" % name
-    assert not _problems(result)
+    assert not upgrade_issues(result, "ERROR", "WARNING")
 
 
 @pytest.mark.parametrize("module, name", sorted(MODULES.items()))
@@ -76,11 +73,11 @@ def test_implementation_module_spellings(module, name):
     for before, after in cases:
         result = upgrade_source(before)
         assert result.text == after
-        assert not _problems(result)
+        assert not upgrade_issues(result, "ERROR", "WARNING")
 
 
 def test_a_name_tf1clip_lacks_stays_an_error_naming_a_successor():
     result = upgrade_source("import tensorflow as tf\nx = tf.contrib.opt.NoSuchOptimizer(0.1)\n")
     assert "tf.contrib.opt.NoSuchOptimizer" in result.text
-    (message,) = _problems(result)
+    ((_, message),) = upgrade_issues(result, "ERROR", "WARNING")
     assert "cannot be converted automatically" in message and "tf.compat.v1.train optimizer" in message

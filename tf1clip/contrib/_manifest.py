@@ -209,7 +209,7 @@ _EXPORT = ("ExportStrategy", "garbage_collect_exports", "get_timestamped_export_
 _INPUT_FN = ("InputFnOps", "build_default_serving_input_fn", "build_parsing_serving_input_fn")
 
 # tf.contrib.learn (TF 1.15) on tf1clip.estimator: docs/learn.rst. Rows whose modules import tf1clip.estimator
-# (extra "estimator") are checked in a subprocess by tests/test_manifest.py.
+# (extra "estimator") are checked in a subprocess by tests/subprocess/test_manifest.py.
 _LEARN_ROWS: Tuple[Row, ...] = (
     Row(
         _L,
