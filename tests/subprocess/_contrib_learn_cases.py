@@ -315,3 +315,66 @@ def test_fit_with_dicts_and_a_short_last_batch_matches_tf115(tmp_path):
     result = est.evaluate(x=x, y=y, batch_size=3)
     _close(result["loss"], refs["eval"]["loss"])
     assert result["global_step"] == 5
+
+
+LABELS_SEEN = []
+
+
+def own_loss_metric_model_fn(features, labels, mode):
+    """Records the labels each mode gets; its eval_metric_ops name their own 'loss' (sum of |pred| per batch)."""
+    LABELS_SEEN.append((mode, labels))
+    w = v1.get_variable("w", [2, 1], initializer=v1.constant_initializer([[0.5], [-0.25]]))
+    pred = tf.matmul(features, w)
+    if mode == learn.ModeKeys.INFER:
+        return learn.ModelFnOps(mode, predictions={"pred": pred})
+    loss = v1.losses.mean_squared_error(tf.reshape(labels, [-1, 1]), pred)
+    train_op = v1.train.GradientDescentOptimizer(0.01).minimize(loss, global_step=v1.train.get_global_step())
+    metrics = {"loss": v1.metrics.mean(tf.reduce_sum(tf.abs(pred))), "other": v1.metrics.mean(loss)}
+    return learn.ModelFnOps(mode, predictions={"pred": pred}, loss=loss, train_op=train_op, eval_metric_ops=metrics)
+
+
+X4 = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0], [7.0, 8.0]], np.float32)
+Y4 = np.array([1.0, 0.0, 1.0, 1.0], np.float32)
+
+
+def test_model_fn_own_loss_metric_is_kept_as_tf115(tmp_path):
+    est = learn.Estimator(model_fn=own_loss_metric_model_fn, model_dir=str(tmp_path))
+    est.fit(x=X4, y=Y4, steps=2, batch_size=2)
+    result = est.evaluate(x=X4, y=Y4, batch_size=2)
+    pred = np.array([p["pred"] for p in est.predict(x=X4)], np.float64).ravel()
+    assert sorted(result) == ["global_step", "loss", "other"]
+    _close(result["loss"], np.mean([np.abs(pred[:2]).sum(), np.abs(pred[2:]).sum()]))
+    _close(result["other"], np.mean([np.mean((pred[:2] - Y4[:2]) ** 2), np.mean((pred[2:] - Y4[2:]) ** 2)]))
+    _close([result["loss"], result["other"]], [1.4454, 0.3606776])  # TF 1.15.5's evaluate of this program
+    summaries = [
+        value.simple_value
+        for path in tf.io.gfile.glob(os.path.join(str(tmp_path), "eval", "events.*"))
+        for event in v1.train.summary_iterator(path)
+        for value in event.summary.value
+        if value.tag == "loss"
+    ]
+    _close(summaries, [result["loss"]])
+
+
+def test_infer_labels_are_placeholders_of_the_training_labels_as_tf115(tmp_path):
+    del LABELS_SEEN[:]
+    learn.Estimator(model_fn=own_loss_metric_model_fn, model_dir=str(tmp_path)).fit(x=X4, y=Y4, steps=1)
+    fresh = learn.Estimator(model_fn=own_loss_metric_model_fn, model_dir=str(tmp_path))
+    list(fresh.predict(x=X4))  # not fit in this object: no labels signature
+    fresh.evaluate(x=X4, y=Y4)  # TF 1.15's evaluate recorded the labels signature as well
+    list(fresh.predict(x=X4))
+    modes = [mode for mode, _ in LABELS_SEEN]
+    assert modes == ["train", "infer", "eval", "infer"]
+    assert LABELS_SEEN[1][1] is None
+    labels = LABELS_SEEN[3][1]
+    assert labels.op.type == "Placeholder" and labels.op.name == "Placeholder"
+    assert labels.dtype == tf.float32 and labels.shape.as_list() == [None]
+    with pytest.raises(ValueError, match="Labels are incompatible with given information"):
+        fresh.evaluate(x=X4, y=Y4.astype(np.int32))
+
+    def serving_input_fn():
+        features = v1.placeholder(tf.float32, [None, 2])
+        return learn.InputFnOps(features, None, {"x": features})
+
+    fresh.export_savedmodel(str(tmp_path / "export"), serving_input_fn)
+    assert LABELS_SEEN[-1][0] == "infer" and LABELS_SEEN[-1][1] is None  # export_savedmodel passed None, as TF 1.15

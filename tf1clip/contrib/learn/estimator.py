@@ -12,6 +12,7 @@ placeholder shaped as the training labels when this object had been fit); an ``e
 writes ``tf1clip.estimator``'s signatures (``serving_default`` and the ``output_alternatives`` keys).
 """
 
+import collections
 import copy
 import tempfile
 from typing import Any, Callable, Dict, List, Optional
@@ -19,6 +20,7 @@ from typing import Any, Callable, Dict, List, Optional
 import numpy as np
 
 from tf1clip import estimator as _core
+from tf1clip.compat import _estimator as _estimator_compat
 from tf1clip.compat._tf import tf
 from tf1clip.contrib.learn import model_fn as model_fn_lib
 from tf1clip.contrib.learn import run_config as run_config_lib
@@ -232,6 +234,51 @@ class BaseEstimator:
         return path
 
 
+_LabelSignature = collections.namedtuple("_LabelSignature", ["dtype", "shape", "is_sparse"])
+
+
+def _signatures(labels: Any) -> Any:
+    """TF 1.15's ``tensor_signature.create_signatures``: dtype, shape and sparseness of each label tensor."""
+    if labels is None:
+        return None
+    if isinstance(labels, dict):
+        return {key: _signatures(value) for key, value in labels.items()}
+    if isinstance(labels, tf.SparseTensor):
+        return _LabelSignature(labels.values.dtype, None, True)
+    return _LabelSignature(labels.dtype, labels.get_shape(), False)
+
+
+def _compatible(labels: Any, signatures: Any) -> bool:
+    """TF 1.15's ``tensors_compatible``: each signature's key given, same dtype and sparseness, shapes compatible
+    except in dimension 0."""
+    if isinstance(labels, dict):
+        if not isinstance(signatures, dict):
+            return False
+        return all(key in labels and _compatible(labels[key], value) for key, value in signatures.items())
+    if signatures is None or isinstance(signatures, dict):
+        return False
+    given = _signatures(labels)
+    if signatures.is_sparse or given.is_sparse:
+        return signatures.is_sparse and given.is_sparse and given.dtype.is_compatible_with(signatures.dtype)
+    if not given.dtype.is_compatible_with(signatures.dtype):
+        return False
+    if given.shape.rank is None or signatures.shape.rank is None:
+        return True
+    return given.shape.rank == signatures.shape.rank and given.shape[1:].is_compatible_with(signatures.shape[1:])
+
+
+def _placeholders(signatures: Any) -> Any:
+    """TF 1.15's ``create_placeholders_from_signatures``: placeholders ``[None] + shape[1:]`` of each label."""
+    if signatures is None:
+        return None
+    if isinstance(signatures, dict):
+        return {key: _placeholders(value) for key, value in signatures.items()}
+    if signatures.is_sparse:
+        return _v1.sparse_placeholder(dtype=signatures.dtype)
+    shape = None if signatures.shape.rank is None else [None] + signatures.shape[1:].as_list()
+    return _v1.placeholder(dtype=signatures.dtype, shape=shape)
+
+
 def _hooks(monitors: Optional[list]) -> list:
     hooks = list(monitors or [])
     for hook in hooks:
@@ -268,8 +315,11 @@ class Estimator(BaseEstimator):
         self._feature_engineering_fn = feature_engineering_fn or (lambda features, labels: (features, labels))
         self._metrics: Optional[dict] = None
         self._output_alternative_key: Optional[str] = None
+        self._labels_info: Any = None
+        self._exporting = False
         core_config = self._config.replace(session_config=self._session_config)
-        self._core = _core.Estimator(model_fn=self._core_model_fn, model_dir=self._model_dir, config=core_config)
+        core = _core.Estimator(model_fn=self._core_model_fn, model_dir=self._model_dir, config=core_config)
+        self._core = _estimator_compat.report_metric_aliases(core)
 
     @property
     def model_fn(self) -> Callable[..., Any]:
@@ -307,10 +357,29 @@ class Estimator(BaseEstimator):
         return ops
 
     def _core_model_fn(self, features: Any, labels: Any, mode: str, config: Any) -> Any:
+        if mode == model_fn_lib.ModeKeys.INFER:
+            labels = None if self._exporting else _placeholders(self._labels_info)
+        else:
+            self._check_labels(labels)
         ops = self._call_model_fn(features, labels, mode, metrics=self._metrics if mode == "eval" else None)
         if mode == model_fn_lib.ModeKeys.TRAIN:
             _v1.add_to_collection(_v1.GraphKeys.LOSSES, ops.loss)
+        loss_key = model_fn_lib.MetricKey.LOSS
+        if mode == model_fn_lib.ModeKeys.EVAL and loss_key in ops.eval_metric_ops:
+            ops.eval_metric_ops[_estimator_compat.METRIC_ALIAS_PREFIX + loss_key] = ops.eval_metric_ops.pop(loss_key)
         return ops.estimator_spec(self._output_alternative_key)
+
+    def _check_labels(self, labels: Any) -> None:
+        """TF 1.15's ``_check_inputs`` for labels: the first labels set the signature INFER's placeholders take."""
+        if labels is None:
+            return
+        if self._labels_info is None:
+            self._labels_info = _signatures(labels)
+        elif not _compatible(labels, self._labels_info):
+            raise ValueError(
+                "Labels are incompatible with given information. Given labels: %s, required signatures: %s."
+                % (labels, self._labels_info)
+            )
 
     def fit(self, x=None, y=None, input_fn=None, steps=None, batch_size=None, monitors=None, max_steps=None) -> Any:
         """Trains ``steps`` more steps (or up to ``max_steps``) on ``input_fn()`` or on ``x``/``y``."""
@@ -392,13 +461,13 @@ class Estimator(BaseEstimator):
         (or a ``ServingInputReceiver``). Returns the export directory (bytes)."""
         if graph_rewrite_specs not in (None, ()):
             raise NotImplementedError("export_savedmodel: graph_rewrite_specs is not supported by tf1clip")
-        self._output_alternative_key = default_output_alternative_key
+        self._output_alternative_key, self._exporting = default_output_alternative_key, True
         try:
             return self._core.export_saved_model(
                 export_dir_base, _receiver_fn(serving_input_fn), assets_extra, as_text, checkpoint_path
             )
         finally:
-            self._output_alternative_key = None
+            self._output_alternative_key, self._exporting = None, False
 
 
 def _receiver_fn(serving_input_fn: Callable[[], Any]) -> Callable[[], Any]:
