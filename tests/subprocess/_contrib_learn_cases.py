@@ -371,10 +371,16 @@ def test_infer_labels_are_placeholders_of_the_training_labels_as_tf115(tmp_path)
     assert labels.dtype == tf.float32 and labels.shape.as_list() == [None]
     with pytest.raises(ValueError, match="Labels are incompatible with given information"):
         fresh.evaluate(x=X4, y=Y4.astype(np.int32))
+    with pytest.raises(
+        ValueError,
+        match=r"Features are incompatible with given information\. Given features: Tensor\(\"input:0\", shape=\(\?, 1\)",
+    ):
+        fresh.evaluate(x=X4[:, :1], y=Y4)
+    fresh.evaluate(input_fn=lambda: (tf.constant(X4[:3]), tf.constant(Y4[:3])), steps=1)  # only dimension 0 differs
 
     def serving_input_fn():
         features = v1.placeholder(tf.float32, [None, 2])
         return learn.InputFnOps(features, None, {"x": features})
 
     fresh.export_savedmodel(str(tmp_path / "export"), serving_input_fn)
-    assert LABELS_SEEN[-1][0] == "infer" and LABELS_SEEN[-1][1] is None  # export_savedmodel passed None, as TF 1.15
+    assert LABELS_SEEN[-1] == ("infer", None)  # export_savedmodel passed None, as TF 1.15

@@ -234,30 +234,32 @@ class BaseEstimator:
         return path
 
 
-_LabelSignature = collections.namedtuple("_LabelSignature", ["dtype", "shape", "is_sparse"])
+_TensorSignature = collections.namedtuple("TensorSignature", ["dtype", "shape", "is_sparse"])
 
 
-def _signatures(labels: Any) -> Any:
-    """TF 1.15's ``tensor_signature.create_signatures``: dtype, shape and sparseness of each label tensor."""
-    if labels is None:
+def _signatures(tensors: Any) -> Any:
+    """TF 1.15's ``tensor_signature.create_signatures``: dtype, shape and sparseness of each tensor."""
+    if tensors is None:
         return None
-    if isinstance(labels, dict):
-        return {key: _signatures(value) for key, value in labels.items()}
-    if isinstance(labels, tf.SparseTensor):
-        return _LabelSignature(labels.values.dtype, None, True)
-    return _LabelSignature(labels.dtype, labels.get_shape(), False)
+    if isinstance(tensors, dict):
+        return {key: _signatures(value) for key, value in tensors.items()}
+    if isinstance(tensors, tf.SparseTensor):
+        return _TensorSignature(tensors.values.dtype, None, True)
+    return _TensorSignature(tensors.dtype, tensors.get_shape(), False)
 
 
-def _compatible(labels: Any, signatures: Any) -> bool:
+def _compatible(tensors: Any, signatures: Any) -> bool:
     """TF 1.15's ``tensors_compatible``: each signature's key given, same dtype and sparseness, shapes compatible
     except in dimension 0."""
-    if isinstance(labels, dict):
+    if tensors is None:
+        return signatures is None
+    if isinstance(tensors, dict):
         if not isinstance(signatures, dict):
             return False
-        return all(key in labels and _compatible(labels[key], value) for key, value in signatures.items())
+        return all(key in tensors and _compatible(tensors[key], value) for key, value in signatures.items())
     if signatures is None or isinstance(signatures, dict):
         return False
-    given = _signatures(labels)
+    given = _signatures(tensors)
     if signatures.is_sparse or given.is_sparse:
         return signatures.is_sparse and given.is_sparse and given.dtype.is_compatible_with(signatures.dtype)
     if not given.dtype.is_compatible_with(signatures.dtype):
@@ -315,6 +317,7 @@ class Estimator(BaseEstimator):
         self._feature_engineering_fn = feature_engineering_fn or (lambda features, labels: (features, labels))
         self._metrics: Optional[dict] = None
         self._output_alternative_key: Optional[str] = None
+        self._features_info: Any = None
         self._labels_info: Any = None
         self._exporting = False
         core_config = self._config.replace(session_config=self._session_config)
@@ -360,7 +363,7 @@ class Estimator(BaseEstimator):
         if mode == model_fn_lib.ModeKeys.INFER:
             labels = None if self._exporting else _placeholders(self._labels_info)
         else:
-            self._check_labels(labels)
+            self._check_inputs(features, labels)
         ops = self._call_model_fn(features, labels, mode, metrics=self._metrics if mode == "eval" else None)
         if mode == model_fn_lib.ModeKeys.TRAIN:
             _v1.add_to_collection(_v1.GraphKeys.LOSSES, ops.loss)
@@ -369,8 +372,16 @@ class Estimator(BaseEstimator):
             ops.eval_metric_ops[_estimator_compat.METRIC_ALIAS_PREFIX + loss_key] = ops.eval_metric_ops.pop(loss_key)
         return ops.estimator_spec(self._output_alternative_key)
 
-    def _check_labels(self, labels: Any) -> None:
-        """TF 1.15's ``_check_inputs`` for labels: the first labels set the signature INFER's placeholders take."""
+    def _check_inputs(self, features: Any, labels: Any) -> None:
+        """TF 1.15's ``_check_inputs`` (training and evaluation): the first features and labels set the signatures
+        later ones must match; INFER's label placeholders take the labels'."""
+        if self._features_info is None:
+            self._features_info = _signatures(features)
+        elif not _compatible(features, self._features_info):
+            raise ValueError(
+                "Features are incompatible with given information. Given features: %s, required signatures: %s."
+                % (features, self._features_info)
+            )
         if labels is None:
             return
         if self._labels_info is None:
