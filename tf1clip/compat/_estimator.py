@@ -32,6 +32,10 @@ none applies, 2.16.2 and 2.21.0). These patches add what is missing and replace 
 
 The other patches change something only where the running TensorFlow lacks what they supply. A
 program that never imports ``tf1clip.estimator`` gets none of this.
+
+``report_metric_aliases(estimator)`` is no patch: it wraps one Estimator instance's
+``_call_model_fn_eval`` (tensorflow-estimator 2.15.0's) so that ``tf1clip.contrib.learn.Estimator``
+reports a ``model_fn``'s own ``'loss'`` metric, as TF 1.15 did.
 """
 
 import functools

@@ -6,10 +6,11 @@ prediction loops build the graph in TF 1.15's order (seed, global step, ``input_
 checkpoints. ``fit``/``evaluate``/``predict`` take ``x``/``y`` (NumPy arrays or dicts of them) as TF 1.15 did: fed
 through placeholders ``input``/``output`` in batches of ``batch_size`` (default: all rows); ``fit`` shuffles with
 ``RandomState(42)`` and reshuffles every epoch, ``evaluate`` and ``predict`` read one epoch in order.
-Differences from TF 1.15 (docs/learn.rst): ``model_fn`` gets ``labels=None`` in INFER mode (TF 1.15 gave a
-placeholder shaped as the training labels when this object had been fit); an ``eval_metric_ops`` entry named
-``'loss'`` is replaced by the mean loss; ``monitors`` must be ``SessionRunHook`` objects; ``export_savedmodel``
-writes ``tf1clip.estimator``'s signatures (``serving_default`` and the ``output_alternatives`` keys).
+As in TF 1.15, a ``model_fn``'s own ``'loss'`` eval metric is kept, and in INFER mode the ``model_fn`` gets
+placeholders of the training labels' signature once this object has trained or evaluated (else ``None``).
+Differences from TF 1.15 (docs/learn.rst): ``monitors`` must be ``SessionRunHook`` objects; training also writes
+a ``loss`` summary and logs; ``export_savedmodel`` writes ``tf1clip.estimator``'s signatures (``serving_default``
+and the ``output_alternatives`` keys).
 """
 
 import collections
@@ -234,7 +235,7 @@ class BaseEstimator:
         return path
 
 
-_TensorSignature = collections.namedtuple("TensorSignature", ["dtype", "shape", "is_sparse"])
+_TensorSignature = collections.namedtuple("_TensorSignature", ["dtype", "shape", "is_sparse"])
 
 
 def _signatures(tensors: Any) -> Any:
