@@ -63,7 +63,7 @@ def test_keras2_and_estimator_rows_agree_with_the_runtime_in_a_subprocess():
         """
         import os
         os.environ["TF_USE_LEGACY_KERAS"] = "1"
-        from tests import test_manifest as t
+        from tests.subprocess import test_manifest as t
         from tf1clip.contrib import _manifest
         rows = [r for r in _manifest.ROWS if r not in t.IN_PROCESS_ROWS]
         for row in rows:

@@ -10,7 +10,8 @@ from it.
 
 Adding a name:
 
-1. implement it in its module (``impl``; TF 1.15's file name where one exists);
+1. implement it in its module (``impl``): TF 1.15's ``tensorflow/contrib/<X>/python/<kind>/<Y>.py`` is
+   ``tf1clip/contrib/<X>/<Y>.py`` (docs/layout.rst); its ``__all__`` is ``names_of(__name__)``;
 2. add it to a row here (or add a row: one per implementation module and target), listing every TF 1.15
    module path it was imported from; a row with no ``tf_paths`` is provided at runtime but not converted to
    (tf1clip-upgrade routes those paths elsewhere);

@@ -1,4 +1,4 @@
-"""``tf.contrib.opt``'s sign methods: PowerSign and AddSign (Bello et al., 2017, "Neural Optimizer Search").
+"""The shared part of ``tf.contrib.opt``'s sign methods, PowerSign and AddSign (Bello et al., 2017).
 
 Both keep a momentum slot ``m = beta * m + (1 - beta) * g`` and scale the gradient
 by how often the signs of ``g`` and ``m`` agree::
