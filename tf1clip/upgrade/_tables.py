@@ -160,31 +160,28 @@ TF_LAYERS = (
     "experimental.set_keras_style",
 )
 
-# ``tf.contrib.rnn`` members that live on in TF 2 (tf_upgrade_v2 maps some to names that do not exist).
-RNN_CELLS = (
-    "BasicLSTMCell",
-    "BasicRNNCell",
-    "DeviceWrapper",
-    "DropoutWrapper",
-    "GRUCell",
-    "LSTMCell",
-    "LSTMStateTuple",
-    "MultiRNNCell",
-    "RNNCell",
-    "ResidualWrapper",
-)
-RNN_FUNCTIONS = ("static_rnn", "static_bidirectional_rnn", "static_state_saving_rnn")
+# The TF 2 homes of the ``tf.contrib.rnn`` names TF 2 has itself (the manifest's ``tf2_home`` rows of
+# tf1clip.contrib.rnn; tf_upgrade_v2 maps some to names that do not exist), and the contrib modules their
+# names are converted from.
+RNN_CELL_HOME = "tf.compat.v1.nn.rnn_cell"
+RNN_FUNCTION_HOME = "tf.compat.v1.nn"
+_RNN_HOME_SOURCES = {
+    RNN_CELL_HOME: ("tf.contrib.rnn", "tf.contrib.rnn.python.ops.core_rnn_cell", "tf.nn.rnn_cell"),
+    RNN_FUNCTION_HOME: ("tf.contrib.rnn",),
+}
+
+
+def rnn_cells():
+    """The ``tf.contrib.rnn`` cells TF 2 has as ``tf.compat.v1.nn.rnn_cell``'s."""
+    return _manifest.tf2_names("tf1clip.contrib.rnn", RNN_CELL_HOME)
 
 
 def rnn_target(path):
     """The TF 2 home of a ``tf.contrib.rnn`` symbol, or None."""
     module, _, name = path.rpartition(".")
-    if module not in ("tf.contrib.rnn", "tf.contrib.rnn.python.ops.core_rnn_cell", "tf.nn.rnn_cell"):
-        return None
-    if name in RNN_CELLS:
-        return "tf.compat.v1.nn.rnn_cell." + name
-    if name in RNN_FUNCTIONS and module == "tf.contrib.rnn":
-        return "tf.compat.v1.nn." + name
+    for home, modules in _RNN_HOME_SOURCES.items():
+        if module in modules and name in _manifest.tf2_names("tf1clip.contrib.rnn", home):
+            return home + "." + name
     return None
 
 
@@ -612,3 +609,56 @@ PY_ESTIMATOR = {
     "run_config": (("RunConfig",), {}),
     "training": (("EvalSpec", "TrainSpec", "train_and_evaluate"), {}),
 }
+
+
+# What converted code uses that decides the lines tf1clip-upgrade adds (``_fixes``).
+
+# TF 1 names (after ``tf.`` or ``tf.compat.v1.``) that need graph mode: ``disable_v2_behavior()`` is added.
+GRAPH_SYMBOLS = frozenset(
+    [
+        "placeholder",
+        "placeholder_with_default",
+        "sparse_placeholder",
+        "Session",
+        "InteractiveSession",
+        "train.MonitoredSession",
+        "train.MonitoredTrainingSession",
+        "train.SingularMonitoredSession",
+        "train.Supervisor",
+        "train.Saver",
+        "train.start_queue_runners",
+        "get_collection",
+        "add_to_collection",
+        "global_variables_initializer",
+        "local_variables_initializer",
+        "tables_initializer",
+    ]
+)
+# tf1clip modules built on Keras 2 besides the contrib ones (``_manifest.keras2_targets()``): the Estimator's
+# canned estimators and feature columns.
+KERAS2_MODULES = ("tf1clip.estimator",)
+# Calls that set the execution mode themselves: no ``disable_v2_behavior()`` is added.
+MODE_CALLS = ("disable_eager_execution", "disable_v2_behavior", "enable_eager_execution")
+LEGACY_KERAS_VAR = "TF_USE_LEGACY_KERAS"
+
+# Calls whose ops TensorFlow 2 counts differently from TF 1.15, so that op seeds drawn after them differ
+# (docs/oracle.rst, "Seeds"): last name component -> what differs.
+SEED_UNMATCHED = {
+    "random_gamma": "tf.random_gamma builds 2 more ops on TensorFlow 2",
+    "random.gamma": "tf.random.gamma builds 2 more ops on TensorFlow 2",
+    "atrous_conv2d": "a dilated convolution builds other ops on TensorFlow 2",
+    "gradients": "TensorFlow 2 builds gradients with other ops",
+    "minimize": "TensorFlow 2 builds gradients with other ops",
+    "compute_gradients": "TensorFlow 2 builds gradients with other ops",
+    "clip_by_global_norm": "tf.clip_by_global_norm builds one op less on TensorFlow 2",
+}
+# Keywords of a convolution that make it dilated (other ops on TensorFlow 2) unless 1.
+DILATION_KEYWORDS = ("dilation_rate", "dilations", "rate")
+# Calls that draw op seeds (random ops, initializers, layers and cells that make variables).
+SEED_DRAWERS = frozenset(
+    "random_uniform uniform random_normal normal truncated_normal dropout random_shuffle shuffle multinomial "
+    "categorical random_crop random_gamma gamma get_variable Variable dense conv1d conv2d conv3d conv2d_transpose "
+    "separable_conv2d fully_connected embed_sequence dynamic_rnn static_rnn bidirectional_dynamic_rnn".split()
+)
+# ``ConfigProto`` keywords TF 2 may ignore (``_fixes``' thread-count note).
+THREAD_KEYWORDS = ("intra_op_parallelism_threads", "inter_op_parallelism_threads")
