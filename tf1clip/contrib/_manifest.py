@@ -5,7 +5,9 @@ Each :class:`Row` says where a group of public names lives (``target``), which m
 ``tf_upgrade_v2``'s spelling, implementation modules included), the extra they need, whether they need
 Keras 2 or build TF 1 graph code, and their documented differences from TF 1.15. The runtime ``__all__``
 and lazy ``__getattr__`` of the ``tf1clip.contrib`` modules, tf1clip-upgrade's table of what it converts
-(``own_table``), its legacy-Keras and graph-mode decisions and its install lines are derived from it.
+(``own_table``), its legacy-Keras and graph-mode decisions, the TF 2 homes of the names TF 2 has itself
+(``tf2_names``), the modules converted code imports by name (``separate_imports``) and its install lines are
+derived from it.
 
 Adding a name:
 
@@ -797,9 +799,18 @@ ROWS: Tuple[Row, ...] = (
         Row(
             _C + ".data",
             _C + ".data",
-            DATA_EXPERIMENTAL + DATA_V1,
+            DATA_EXPERIMENTAL,
             (),
-            differences="tf.data.experimental's and tf.compat.v1.data's own; tf1clip-upgrade converts them there.",
+            differences="tf.data.experimental's own; tf1clip-upgrade converts them there.",
+            tf2_home="tf.data.experimental",
+        ),
+        Row(
+            _C + ".data",
+            _C + ".data",
+            DATA_V1,
+            (),
+            differences="tf.compat.v1.data's own; tf1clip-upgrade converts them there.",
+            tf2_home="tf.compat.v1.data",
         ),
         Row(
             _C + ".lookup",

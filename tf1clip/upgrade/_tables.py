@@ -110,11 +110,11 @@ def _provided(rows):
     for contrib, namespace in GAN_MODULES.items():
         names = frozenset(_gan_names.NAMES[namespace])
         table[contrib] = ("tf1clip.contrib." + namespace, names, names)
-    table["tf.contrib"] = (
-        table["tf.contrib"][0],
-        table["tf.contrib"][1] | frozenset(SLIM_ROOTS) | {"gan", "tfprof"},
-        frozenset(("losses", "metrics", "gan")),
-    )
+    # tf.contrib's modules: tf1clip's own, tf-slim's, and those only a successor provides (losses, metrics, gan)
+    extras = {route.extra for route in _manifest.ROUTES}
+    routed = frozenset(n for r in _manifest.rows("tf1clip.contrib", rows) if r.extra in extras for n in r.names)
+    modules = frozenset(p.split(".")[2] for p in own_table if p.count(".") == 2) | frozenset(SLIM_ROOTS) | routed
+    table["tf.contrib"] = (table["tf.contrib"][0], table["tf.contrib"][1] | modules, routed)
     return table
 
 
@@ -282,12 +282,12 @@ _DATA_MODULES = {
     "scan_ops": ("scan",),
     "shuffle_ops": ("shuffle_and_repeat",),
 }
-for _name in _manifest.DATA_EXPERIMENTAL:
+for _name in _manifest.tf2_names("tf1clip.contrib.data", "tf.data.experimental"):
     CONTRIB_RENAMES["tf.contrib.data." + _name] = "tf.data.experimental." + _name
 for _module, _names in _DATA_MODULES.items():
     for _name in _names:
         CONTRIB_RENAMES["tf.contrib.data.python.ops.%s.%s" % (_module, _name)] = "tf.data.experimental." + _name
-for _name in _manifest.DATA_V1:
+for _name in _manifest.tf2_names("tf1clip.contrib.data", "tf.compat.v1.data"):
     CONTRIB_RENAMES["tf.contrib.data." + _name] = "tf.compat.v1.data." + _name
 
 # tf.contrib.distribute's strategies that tf.distribute has (tf_upgrade_v2's own manual-check ERROR stays: their
