@@ -61,7 +61,7 @@ def build(session_config=None):
     est, kind = estimator_module()
     v1 = tf.compat.v1
     if kind == "native":
-        from tf1clip._estimator_compat import session_threads
+        from tf1clip.compat._estimator import session_threads
 
         session_threads(session_config)  # what the session_threads patch does in tf1clip.estimator
     v1.logging.set_verbosity(v1.logging.ERROR)

@@ -1,7 +1,7 @@
 """Processes of a TensorFlow cluster on 127.0.0.1: free ports, bounded waits, and every process stopped at the end.
 
-Used by ps_cluster.py and by the tests that start clusters (tests/_opt2_cluster.py,
-tests/test_estimator_cluster.py)::
+Used by ps_cluster.py and by the tests that start clusters (tests/subprocess/_opt2_cluster.py,
+tests/subprocess/test_estimator_cluster.py)::
 
     with LocalCluster(timeout=120) as cluster:
         ps = cluster.start([sys.executable, "task.py", "--job", "ps"])

@@ -58,7 +58,7 @@ def sess(graph):
 _SPAWNS = re.compile(r"\b(subprocess|run_python|run_cases|multiprocessing|Popen|LocalCluster)\b|_worker\.py")
 MARKERS = {
     "subprocess": "the test's module starts other processes (workers, clusters, TensorFlow 1.15, the CLI)",
-    "oracle": "runs programs on TensorFlow 1.15 and upgraded on this TensorFlow (tests/test_oracle.py)",
+    "oracle": "runs programs on TensorFlow 1.15 and upgraded on this TensorFlow (tests/oracle/test_oracle.py)",
     "slow": "subprocess or oracle: left out of the quick loop, python3 -m pytest tests -m 'not slow'",
 }
 

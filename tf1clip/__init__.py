@@ -72,7 +72,7 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
-    from tf1clip._tf import MIN_TF_VERSION  # noqa: F401
+    from tf1clip.compat._tf import MIN_TF_VERSION  # noqa: F401
     from tf1clip.adaptive import AGC, AutoClip, NormRecorder, ZClip  # noqa: F401
     from tf1clip.cappers import (  # noqa: F401
         STATE_UPDATES,

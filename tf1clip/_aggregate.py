@@ -11,7 +11,7 @@ gradients reach the wrapped optimizer once.
 import inspect
 
 from tf1clip import _pairs, _validate
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 
 
 def replica_context():

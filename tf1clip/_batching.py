@@ -7,7 +7,7 @@ exact finiteness check reads the same concatenations).
 import numpy as np
 
 from tf1clip import _norms, _pairs
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 
 # Dense gradients of at most this many elements share their norm reductions
 # (concatenated first). Measured in benchmarks/: the copy costs less than a

@@ -1,7 +1,7 @@
 """Forwarding from a wrapper to the optimizer it wraps: gradients, slots, variables, checkpoints (private)."""
 
-from tf1clip import _tf
-from tf1clip._tf import tf
+from tf1clip.compat import _tf
+from tf1clip.compat._tf import tf
 
 
 class DelegatingOptimizer(tf.compat.v1.train.Optimizer):

@@ -4,7 +4,7 @@ Shared by the capper state protocol, the stateful cappers, the optimizer wrapper
 and its policies.
 """
 
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 
 
 class _EagerKey(object):

@@ -6,7 +6,7 @@
 """
 
 from tf1clip import _pairs
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 
 
 def acc_dtype(grads):

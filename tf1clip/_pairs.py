@@ -10,8 +10,8 @@ import contextlib
 
 import numpy as np
 
-from tf1clip import _tf
-from tf1clip._tf import tf
+from tf1clip.compat import _tf
+from tf1clip.compat._tf import tf
 
 _HALF_DTYPES = (tf.float16, tf.bfloat16)
 

@@ -37,7 +37,7 @@ import numpy as np
 
 from tf1clip import _batching, _graphs, _pairs, _state, _validate
 from tf1clip import clipping
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 
 Step = collections.namedtuple("Step", ["apply", "check", "finite", "updates", "counter", "advance"], defaults=[None])
 Step.__doc__ = """What a policy runs: ``apply()`` builds the wrapped optimizer's update;

@@ -19,7 +19,7 @@ import weakref
 from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 from tf1clip import _aggregate, _graphs, _validate
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 
 Pairs = List[Tuple[Any, Any]]
 

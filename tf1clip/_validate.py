@@ -11,7 +11,7 @@ import re
 
 import numpy as np
 
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 
 FLOAT_DTYPES = (tf.float16, tf.bfloat16, tf.float32, tf.float64)
 

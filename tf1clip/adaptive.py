@@ -15,7 +15,7 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 import numpy as np
 
 from tf1clip import _graphs, _norms, _pairs, _state, _validate, clipping
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 
 __all__ = ["AutoClip", "AGC", "ZClip", "NormRecorder"]
 

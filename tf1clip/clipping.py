@@ -46,7 +46,7 @@ from tf1clip import _batching
 from tf1clip import _norms
 from tf1clip import _pairs
 from tf1clip import _validate
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 
 __all__ = [
     "sum_duplicate_indices",

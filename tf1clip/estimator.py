@@ -10,7 +10,7 @@
     regressor = estimator.LinearRegressor(feature_columns, optimizer=optimizer)
 
 Importing this module imports TensorFlow and tensorflow-estimator. On TensorFlow 2.16+ it first
-applies the named patches of ``tf1clip._estimator_compat`` (``PATCHES``): TensorFlow internals that
+applies the named patches of ``tf1clip.compat._estimator`` (``PATCHES``): TensorFlow internals that
 tensorflow-estimator imports and TF 2.16 removed, and ``TF_USE_LEGACY_KERAS=1`` (set only if unset,
 before ``tf.keras`` has resolved to Keras 3), which needs tf-keras
 (``python3 -m tf1clip.install_extras legacy-keras``). On TF 2.15 none of those applies. On every
@@ -26,7 +26,7 @@ TF 2.16 removed: on TF 2.16+ they raise ``NotImplementedError`` where they are u
 
 from typing import Any, List
 
-from tf1clip import _estimator_compat as _compat
+from tf1clip.compat import _estimator as _compat
 
 _API = _compat.load()
 

@@ -16,8 +16,9 @@ import threading
 import weakref
 from typing import Any, Callable, Optional, Union
 
-from tf1clip import _aggregate, _delegate, _graphs, _policies, _state, _tf, _validate, cappers, clipping
-from tf1clip._tf import tf
+from tf1clip import _aggregate, _delegate, _graphs, _policies, _state, _validate, cappers, clipping
+from tf1clip.compat import _tf
+from tf1clip.compat._tf import tf
 
 __all__ = [
     "transform_gradients",

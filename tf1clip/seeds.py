@@ -14,7 +14,7 @@ import weakref
 
 import numpy as np
 
-from tf1clip import _tf
+from tf1clip.compat import _tf
 
 __all__ = ["use_tf1_random_seeds", "tf1_random_seeds_enabled"]
 

@@ -25,7 +25,7 @@ fixed (docs/contrib.rst):
   ``preprocessing.VocabularyProcessor`` ... on ``tf1clip.estimator`` (docs/learn.rst)
 
 Every other public name of ``slim``, ``layers``, ``framework``, ``losses``,
-``metrics`` and ``training`` is tf-slim's (``_slim_compat.DELEGATES``),
+``metrics`` and ``training`` is tf-slim's (``_slim.DELEGATES``),
 imported and patched for TF 2 on first use (docs/slim.rst); ``gan`` is
 TF-GAN's (docs/gan.rst). Importing ``tf1clip.contrib`` imports none of its modules (nor TensorFlow):
 each is imported on first use. The names and where they come from are ``tf1clip.contrib._manifest``'s.

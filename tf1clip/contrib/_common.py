@@ -5,8 +5,9 @@ import os
 
 import numpy as np
 
-from tf1clip import _pairs, _state, _tf, _validate, clipping
-from tf1clip._tf import tf
+from tf1clip import _pairs, _state, _validate, clipping
+from tf1clip.compat import _tf
+from tf1clip.compat._tf import tf
 
 _v1 = tf.compat.v1
 _NUMBER_TYPES = (numbers.Real, np.number, np.ndarray, tf.Tensor, tf.Variable)

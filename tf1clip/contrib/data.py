@@ -14,7 +14,7 @@ rewrites them there. These four have no TF 2 name:
   ``tf.data.experimental.parallel_interleave(..., sloppy=True)``.
 """
 
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 from tf1clip.contrib import _manifest
 
 __all__ = list(_manifest.names("tf1clip.contrib.data"))

@@ -23,7 +23,7 @@ Importing this module needs only TensorFlow; the heads and Estimators import ``t
 
 from typing import Any, List
 
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 from tf1clip.contrib import _manifest
 from tf1clip.optimizer import clip_gradients_by_norm  # noqa: F401
 

@@ -10,8 +10,8 @@ first use (needs ``tf1clip[slim]``).
 
 from typing import Any, Optional
 
-from tf1clip._tf import tf
-from tf1clip.contrib import _slim_compat
+from tf1clip.compat._tf import tf
+from tf1clip.compat import _slim
 from tf1clip.contrib import _manifest
 
 __all__ = list(_manifest.names("tf1clip.contrib.framework"))
@@ -62,6 +62,6 @@ def get_or_create_global_step(graph: Optional[Any] = None) -> Any:
     return step
 
 
-# Every other public name: tf-slim's (``_slim_compat.DELEGATES["framework"]``), resolved on first use.
-__getattr__ = _slim_compat.module_getattr("framework", globals())
-__dir__ = _slim_compat.module_dir("framework", globals())
+# Every other public name: tf-slim's (``_slim.DELEGATES["framework"]``), resolved on first use.
+__getattr__ = _slim.module_getattr("framework", globals())
+__dir__ = _slim.module_dir("framework", globals())

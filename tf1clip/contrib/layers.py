@@ -14,9 +14,9 @@ import sys
 import numpy as np
 
 from tf1clip import _pairs, _state, _validate, cappers, clipping
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 from tf1clip.contrib import _common
-from tf1clip.contrib import _slim_compat
+from tf1clip.compat import _slim
 from tf1clip.contrib import framework
 from tf1clip.contrib import _manifest
 
@@ -589,6 +589,6 @@ def _embedding_lookup_unique(params, ids):
         return embeds
 
 
-# Every other public name: tf-slim's (``_slim_compat.DELEGATES["layers"]``), resolved on first use.
-__getattr__ = _slim_compat.module_getattr("layers", globals())
-__dir__ = _slim_compat.module_dir("layers", globals())
+# Every other public name: tf-slim's (``_slim.DELEGATES["layers"]``), resolved on first use.
+__getattr__ = _slim.module_getattr("layers", globals())
+__dir__ = _slim.module_dir("layers", globals())

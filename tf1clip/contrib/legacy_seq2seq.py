@@ -13,7 +13,7 @@ Models: ``basic_rnn_seq2seq``, ``tied_rnn_seq2seq``, ``embedding_rnn_seq2seq``, 
 
 import copy
 
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 from tf1clip.contrib.rnn import _base
 from tf1clip.contrib.rnn.core_rnn_cell import EmbeddingWrapper
 from tf1clip.contrib.rnn.core_rnn_cell import OutputProjectionWrapper

@@ -14,8 +14,8 @@ which names the table resource itself (a unique shared name), so ``shared_name``
 Sessions; its ``init`` is its ``initializer``, as in TF 1.15.
 """
 
-from tf1clip import _tf
-from tf1clip._tf import tf
+from tf1clip.compat import _tf
+from tf1clip.compat._tf import tf
 from tf1clip.contrib import _manifest
 
 __all__ = list(_manifest.names("tf1clip.contrib.lookup"))

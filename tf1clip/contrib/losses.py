@@ -4,9 +4,9 @@
 and every other public name of ``tf_slim.losses`` (needs ``tf1clip[slim]``).
 """
 
-from tf1clip.contrib import _slim_compat
+from tf1clip.compat import _slim
 
 __all__: list = []
 
-__getattr__ = _slim_compat.module_getattr("losses", globals())
-__dir__ = _slim_compat.module_dir("losses", globals())
+__getattr__ = _slim.module_getattr("losses", globals())
+__dir__ = _slim.module_dir("losses", globals())

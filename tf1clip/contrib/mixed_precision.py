@@ -14,8 +14,8 @@ change of scale resets both counts.
 
 import math
 
-from tf1clip import _tf
-from tf1clip._tf import tf
+from tf1clip.compat import _tf
+from tf1clip.compat._tf import tf
 from tf1clip.contrib import _manifest
 
 __all__ = list(_manifest.names("tf1clip.contrib.mixed_precision"))

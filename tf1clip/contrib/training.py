@@ -16,9 +16,9 @@ from tf1clip import _validate
 from tf1clip import cappers
 from tf1clip import clipping
 from tf1clip import optimizer as _optimizer
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 from tf1clip.contrib import _common
-from tf1clip.contrib import _slim_compat
+from tf1clip.compat import _slim
 from tf1clip.contrib import framework
 from tf1clip.contrib import _manifest
 from tf1clip.contrib._hparams import HParams  # noqa: F401
@@ -320,7 +320,7 @@ def train(
     hooks = _check_hooks(hooks, "hooks")
     chief_only_hooks = _check_hooks(chief_only_hooks, "chief_only_hooks")
     _register_global_step(train_op.graph)
-    (tf_slim_training, _) = _slim_compat.load("training", "tf1clip.contrib.training.train")
+    (tf_slim_training, _) = _slim.load("training", "tf1clip.contrib.training.train")
     with train_op.graph.as_default():
         return tf_slim_training.train(
             train_op,
@@ -338,6 +338,6 @@ def train(
         )
 
 
-# Every other public name: tf-slim's (``_slim_compat.DELEGATES["training"]``), resolved on first use.
-__getattr__ = _slim_compat.module_getattr("training", globals())
-__dir__ = _slim_compat.module_dir("training", globals())
+# Every other public name: tf-slim's (``_slim.DELEGATES["training"]``), resolved on first use.
+__getattr__ = _slim.module_getattr("training", globals())
+__dir__ = _slim.module_dir("training", globals())

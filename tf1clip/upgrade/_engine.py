@@ -1,7 +1,7 @@
 """The only door to TensorFlow's converter (``tensorflow.tools.compatibility``), opened on first use.
 
 ``tensorflow.tools.compatibility`` is not public API: it is the package behind
-TensorFlow's ``tf_upgrade_v2`` script; ``tf1clip._tf`` reaches it (and the private
+TensorFlow's ``tf_upgrade_v2`` script; ``tf1clip.compat._tf`` reaches it (and the private
 name used from it: ``ast_edits._PastaEditVisitor``), with the TF versions checked.
 Notebooks are split into cells by tf1clip (``_notebook``), not by its ``ipynb``. Used from it here:
 ``ast_edits`` (``full_name_node``, ``get_arg_value``, ``APIChangeSpec``),
@@ -36,7 +36,7 @@ if not _tensorflow_installed():  # then pasta, TensorFlow's dependency, is missi
         "installed here. Install it: %s." % INSTALL_HINT
     )
 try:
-    from tf1clip import _tf
+    from tf1clip.compat import _tf
 
     import pasta
 

@@ -9,7 +9,7 @@ import importlib
 import pprint
 import types
 
-from tf1clip.contrib._slim_compat import DELEGATES
+from tf1clip.compat._slim import DELEGATES
 
 # contrib module -> the tf-slim modules whose public names it gets, in order: the routing table of
 # tf1clip.contrib (its dotted keys are also found below as submodules, except "slim.nets", which

@@ -1,4 +1,4 @@
-"""cuDNN layer cases, shared by make_refs.py (TF 1.15.5, Python 3.7) and tests/test_contrib_cudnn_rnn.py.
+"""cuDNN layer cases, shared by make_refs.py (TF 1.15.5, Python 3.7) and tests/oracle/test_contrib_cudnn_rnn.py.
 
 TF 1.15 cannot run ``tf.contrib.cudnn_rnn.CudnnLSTM`` without a GPU, so its reference is the graph TF 1.15's own
 docs restore a cuDNN checkpoint into: ``CudnnCompatibleLSTMCell``/``CudnnCompatibleGRUCell``/``BasicRNNCell``

@@ -1,6 +1,6 @@
 """A word-level language model on tf.contrib.cudnn_rnn.CudnnLSTM, written for TF 1.x (PTB-tutorial style).
 
-TF 1.15 ran this only on a GPU; tests/test_contrib_cudnn_rnn.py upgrades it with tf1clip-upgrade and runs it on
+TF 1.15 ran this only on a GPU; tests/oracle/test_contrib_cudnn_rnn.py upgrades it with tf1clip-upgrade and runs it on
 the CPU. ``python lm.py OUT.json CKPT_PREFIX``: trains a few steps (Adam, tf.clip_by_global_norm), saves a
 checkpoint and writes the training losses and the loss of a held-out batch.
 """

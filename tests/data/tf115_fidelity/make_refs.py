@@ -1,4 +1,4 @@
-"""Records TF 1.15's numbers for tests/test_contrib_opt_fidelity.py (run on TF 1.15 with tf.contrib).
+"""Records TF 1.15's numbers for tests/oracle/test_contrib_opt_fidelity.py (run on TF 1.15 with tf.contrib).
 
     env -u TF2_BEHAVIOR -u PYTHONPATH python3.7 make_refs.py   # writes refs.json next to this file
 """

@@ -1,4 +1,4 @@
-"""Shared by make_refs.py (TF 1.15's input_data) and tests/test_mnist_input_data.py (tf1clip's): tiny idx
+"""Shared by make_refs.py (TF 1.15's input_data) and tests/oracle/test_mnist_input_data.py (tf1clip's): tiny idx
 files and the calls whose results are compared. Python 3.7 compatible."""
 
 import gzip

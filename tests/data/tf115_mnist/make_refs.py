@@ -1,4 +1,4 @@
-"""Records TF 1.15's MNIST reader on tiny files for tests/test_mnist_input_data.py. Run ONCE, in the TF 1.15.5
+"""Records TF 1.15's MNIST reader on tiny files for tests/oracle/test_mnist_input_data.py. Run ONCE, in the TF 1.15.5
 oracle (Python 3.7):
 
     env -u TF2_BEHAVIOR -u PYTHONPATH ~/.cache/tf1clip/tf115-venv/bin/python tests/data/tf115_mnist/make_refs.py

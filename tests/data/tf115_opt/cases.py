@@ -1,4 +1,4 @@
-"""The contrib.opt reference cases, shared by make_refs.py (TF 1.15) and tests/test_contrib_opt_tf115.py (TF 2).
+"""The contrib.opt reference cases, shared by make_refs.py (TF 1.15) and tests/oracle/test_contrib_opt_tf115.py (TF 2).
 
 Written for both Python 3.7 + TF 1.15 (``tf.contrib.opt``) and Python 3.11 + TF 2
 (``tf1clip.contrib.opt``): only ``tf.compat.v1`` is used. Each case builds, in a

@@ -1,4 +1,4 @@
-"""Records TF 1.15's contrib.opt numbers and checkpoints for tests/test_contrib_opt_tf115.py.
+"""Records TF 1.15's contrib.opt numbers and checkpoints for tests/oracle/test_contrib_opt_tf115.py.
 
 Run once, with TensorFlow 1.15 (tf.contrib), from the repository root:
 

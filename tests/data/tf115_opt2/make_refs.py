@@ -1,4 +1,4 @@
-"""TF 1.15 reference values for tf1clip.contrib.opt's wrappers (tests/test_contrib_opt_wrappers.py).
+"""TF 1.15 reference values for tf1clip.contrib.opt's wrappers (tests/oracle/test_contrib_opt_wrappers.py).
 
 Run once, in the TF 1.15 oracle environment plus SciPy 1.7.3, from the repository root:
 

@@ -1,4 +1,4 @@
-"""Records TF 1.15's numbers for tests/test_contrib_rnn.py. Run ONCE, in the TF 1.15.5 oracle (Python 3.7):
+"""Records TF 1.15's numbers for tests/oracle/test_contrib_rnn.py. Run ONCE, in the TF 1.15.5 oracle (Python 3.7):
 
     env -u TF2_BEHAVIOR /work/venvs/tf115/bin/python tests/data/tf115_rnn/make_refs.py [CASE ...]
 

@@ -1,4 +1,4 @@
-"""Constructs x seeding styles for tests/test_seeds.py, built the same way on TF 1.15 and on TF 2 (Python 3.7+).
+"""Constructs x seeding styles for tests/oracle/test_seeds.py, built the same way on TF 1.15 and on TF 2 (Python 3.7+).
 
 ``run_case(tf, ns, name, style)`` builds case ``name`` in a new graph with the graph-level seed 7
 (``style="graph"``), or also with op-level seeds where the construct takes one (``style="graph+op"``),

@@ -1,4 +1,4 @@
-"""Estimators seeded by ``RunConfig(tf_random_seed=42)`` alone, for tests/test_seeds.py (Python 3.7+).
+"""Estimators seeded by ``RunConfig(tf_random_seed=42)`` alone, for tests/oracle/test_seeds.py (Python 3.7+).
 
 ``run(tf, estimator, kind)``: ``"custom"`` trains a model_fn of two ``tf.layers.dense`` layers with
 ``tf.layers.dropout`` between them for 3 steps of gradient descent (the weights then depend on the initial

@@ -1,4 +1,4 @@
-"""Records TF 1.15's op seeds and initial values for tests/test_seeds.py. Run ONCE, in the TF 1.15.5 oracle:
+"""Records TF 1.15's op seeds and initial values for tests/oracle/test_seeds.py. Run ONCE, in the TF 1.15.5 oracle:
 
     env -u TF2_BEHAVIOR -u PYTHONPATH ~/.cache/tf1clip/tf115-venv/bin/python tests/data/tf115_seeds/make_refs.py
 

@@ -8,7 +8,7 @@ needs no Keras. The three ``Crf*RnnCell`` classes are plain cell-like objects, n
 
 import numpy as np
 
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 
 __all__ = [
     "CrfDecodeBackwardRnnCell",

@@ -8,7 +8,7 @@ Every public name of ``tensorflow_gan`` (``gan_model``, ``gan_loss``,
 (docs/gan.rst).
 """
 
-from tf1clip.contrib import _gan_compat
+from tf1clip.compat import _gan
 from tf1clip.contrib.gan import estimator
 from tf1clip.contrib.gan import eval  # noqa: A004 - tfgan.eval
 from tf1clip.contrib.gan import features
@@ -17,5 +17,5 @@ from tf1clip.contrib.gan import tpu
 
 __all__ = ["estimator", "eval", "features", "losses", "tpu"]
 
-__getattr__ = _gan_compat.module_getattr("gan", globals())
-__dir__ = _gan_compat.module_dir("gan", globals())
+__getattr__ = _gan.module_getattr("gan", globals())
+__dir__ = _gan.module_dir("gan", globals())

@@ -19,7 +19,7 @@ from typing import Any, Callable, Dict, List, Optional
 import numpy as np
 
 from tf1clip import estimator as _core
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 from tf1clip.contrib.learn import model_fn as model_fn_lib
 from tf1clip.contrib.learn import run_config as run_config_lib
 

@@ -18,7 +18,7 @@ import time
 from typing import Any, Callable, Iterator, List, Optional
 
 from tf1clip import estimator as _core
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 from tf1clip.contrib.learn import estimator as learn_estimator
 from tf1clip.contrib.learn import run_config as run_config_lib
 from tf1clip.contrib.learn.utils import saved_model_export_utils as export_lib

@@ -6,7 +6,7 @@
 import collections
 from typing import Any, Optional
 
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 
 __all__ = ["MetricKey", "ModeKeys", "ModelFnOps", "PredictionKey", "ProblemType"]
 

@@ -246,7 +246,7 @@ def load(data: bytes) -> Any:
 
 
 def _gfile() -> Any:
-    from tf1clip._tf import tf
+    from tf1clip.compat._tf import tf
 
     return tf.io.gfile
 

@@ -8,7 +8,7 @@ only. ``construct_rnn_cell`` and ``apply_dropout`` build ``tf.compat.v1.nn.rnn_c
 
 from typing import Any, Dict, List, Optional, Sequence
 
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 
 __all__ = [
     "PredictionType",

@@ -11,7 +11,7 @@ import os
 from typing import Any, List, Optional
 
 from tf1clip import estimator as _estimator
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 
 __all__ = ["ClusterConfig", "Environment", "RunConfig", "TaskType"]
 

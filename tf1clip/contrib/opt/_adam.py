@@ -6,8 +6,8 @@ variants none) and numbers. Sparse gradients with repeated indices are summed
 first (``tf.compat.v1.train.Optimizer`` does this before the sparse update).
 """
 
-from tf1clip import _tf
-from tf1clip._tf import tf
+from tf1clip.compat import _tf
+from tf1clip.compat._tf import tf
 from tf1clip.contrib.opt import _common
 
 v1 = tf.compat.v1

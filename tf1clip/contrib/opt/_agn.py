@@ -1,6 +1,6 @@
 """``tf.contrib.opt``'s AGNOptimizer (accumulated gradient normalization) and its custom getter."""
 
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 from tf1clip.contrib.opt import _common
 
 v1 = tf.compat.v1

@@ -6,9 +6,9 @@ imported when ``ScipyOptimizerInterface.minimize`` first runs.
 
 import numpy as np
 
-from tf1clip import _tf
+from tf1clip.compat import _tf
 from tf1clip import _validate
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 
 __all__ = ["ExternalOptimizerInterface", "ScipyOptimizerInterface"]
 

@@ -4,8 +4,8 @@ import collections
 
 import numpy as np
 
-from tf1clip import _tf
-from tf1clip._tf import tf
+from tf1clip.compat import _tf
+from tf1clip.compat._tf import tf
 from tf1clip.contrib.opt import _common
 
 v1 = tf.compat.v1

@@ -2,8 +2,8 @@
 
 import contextlib
 
-from tf1clip import _tf
-from tf1clip._tf import tf
+from tf1clip.compat import _tf
+from tf1clip.compat._tf import tf
 from tf1clip.contrib.opt import _common
 
 v1 = tf.compat.v1

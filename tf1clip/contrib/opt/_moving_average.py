@@ -1,9 +1,9 @@
 """``tf.contrib.opt.MovingAverageOptimizer``: an optimizer that keeps moving averages of what it trains."""
 
 from tf1clip import _delegate
-from tf1clip import _tf
+from tf1clip.compat import _tf
 from tf1clip import _validate
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 from tf1clip.contrib.opt import _common
 from tf1clip.contrib.opt import _wrappers
 

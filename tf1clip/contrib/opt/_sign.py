@@ -14,8 +14,8 @@ rows present move; TF 1.15 had no resource-variable sparse path (it raised
 
 import math
 
-from tf1clip import _tf
-from tf1clip._tf import tf
+from tf1clip.compat import _tf
+from tf1clip.compat._tf import tf
 from tf1clip.contrib.opt import _common
 
 v1 = tf.compat.v1

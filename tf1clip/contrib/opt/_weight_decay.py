@@ -19,7 +19,7 @@ accepted a callable but then failed: it multiplied the callable itself); it is
 cast to each variable's dtype.
 """
 
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 from tf1clip.contrib.opt import _common
 
 v1 = tf.compat.v1

@@ -8,9 +8,9 @@ checkpoints move freely between wrapped and unwrapped code.
 import contextlib
 
 from tf1clip import _aggregate, _delegate
-from tf1clip import _tf
+from tf1clip.compat import _tf
 from tf1clip import _validate
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 from tf1clip.contrib.opt import _common
 
 __all__ = ["MultitaskOptimizerWrapper", "VariableClippingOptimizer", "DropStaleGradientOptimizer"]

@@ -7,7 +7,7 @@ returned functions raise ``ValueError`` when ``global_step`` is ``None``.
 
 import math
 
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 from tf1clip.contrib import _manifest
 
 __all__ = list(_manifest.names("tf1clip.contrib.opt.sign_decay"))

@@ -6,7 +6,7 @@ variable names (``embedding``; ``kernel`` and ``bias`` in the wrapper's scope).
 
 import math
 
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 from tf1clip.contrib.rnn import _base
 
 __all__ = ["EmbeddingWrapper", "InputProjectionWrapper", "OutputProjectionWrapper"]

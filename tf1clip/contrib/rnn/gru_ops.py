@@ -5,7 +5,7 @@ The equations of TF 1.15's fused ``GRUBlockCell`` kernel as TensorFlow ops. Vari
 ``candidate/kernel``, ``candidate/bias`` (the names of ``tf.compat.v1.nn.rnn_cell.GRUCell``).
 """
 
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 from tf1clip.contrib.rnn import _base
 
 __all__ = ["GRUBlockCell", "GRUBlockCellV2"]

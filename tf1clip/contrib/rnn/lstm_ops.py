@@ -8,7 +8,7 @@ the order ``i, ci, f, o``), ``<scope>/bias`` and, with peepholes, ``w_i_diag``, 
 
 import abc
 
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 from tf1clip.contrib.rnn import _base
 
 __all__ = ["LSTMBlockCell", "LSTMBlockFusedCell", "LSTMBlockWrapper"]

@@ -8,7 +8,7 @@ Variables: ``stack_bidirectional_rnn/cell_<i>/bidirectional_rnn/{fw,bw}/<cell sc
 place of ``stack_bidirectional_rnn``).
 """
 
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 
 __all__ = [
     "best_effort_input_batch_size",

@@ -4,7 +4,7 @@ with TF 1.15's equations, defaults and variable names (docs/rnn.rst).
 
 import collections
 
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 from tf1clip.contrib.rnn import _base
 
 __all__ = [
@@ -967,7 +967,7 @@ class CompiledWrapper(_base.CellWrapper):
         if self._compile_stateful:
             compile_ops = True
         else:
-            from tf1clip import _tf
+            from tf1clip.compat import _tf
 
             def compile_ops(node_def):
                 return not _tf.op_is_stateful(node_def.op)

@@ -17,7 +17,7 @@ import math
 
 import numpy as np
 
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 from tf1clip.contrib import _manifest
 from tf1clip.contrib.rnn import _base
 

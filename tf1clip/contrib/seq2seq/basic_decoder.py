@@ -2,7 +2,7 @@
 
 import collections
 
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 from tf1clip.contrib.seq2seq import decoder
 from tf1clip.contrib.seq2seq import helper as helper_py
 

@@ -5,7 +5,7 @@ import collections
 
 import numpy as np
 
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 from tf1clip.contrib.seq2seq import decoder
 from tf1clip.contrib.seq2seq.basic_decoder import check_cell, check_output_layer, rnn_output_size
 from tf1clip.contrib.seq2seq.beam_search_ops import gather_tree

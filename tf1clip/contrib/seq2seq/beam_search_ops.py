@@ -2,7 +2,7 @@
 built from TensorFlow ops: a backward ``tf.compat.v1.while_loop`` over time.
 """
 
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 
 __all__ = ["gather_tree"]
 

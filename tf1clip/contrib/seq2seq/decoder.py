@@ -7,8 +7,8 @@ as in TF 1.15.
 
 import abc
 
-from tf1clip import _tf
-from tf1clip._tf import tf
+from tf1clip.compat import _tf
+from tf1clip.compat._tf import tf
 
 __all__ = ["Decoder", "dynamic_decode"]
 

@@ -6,7 +6,7 @@ seeds given, in TF 1.15's op order, so with explicit seeds they draw TF 1.15's n
 
 import abc
 
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 from tf1clip.contrib.seq2seq.decoder import transpose_batch_time
 
 __all__ = [

@@ -1,6 +1,6 @@
 """``tf.contrib.seq2seq.sequence_loss`` (TF 1.15's ``loss.py``)."""
 
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 
 __all__ = ["sequence_loss"]
 

@@ -13,7 +13,7 @@ resolved on first use and patched for TF 2 (docs/slim.rst); it needs
 ``pip install 'tf1clip[slim]'``.
 """
 
-from tf1clip.contrib import _slim_compat
+from tf1clip.compat import _slim
 from tf1clip.contrib import losses  # noqa: F401  (slim.losses, as in tf.contrib.slim)
 from tf1clip.contrib import metrics  # noqa: F401
 from tf1clip.contrib import training  # noqa: F401
@@ -28,6 +28,6 @@ from tf1clip.contrib import _manifest
 
 __all__ = list(_manifest.names("tf1clip.contrib.slim"))
 
-# Every other public name: tf-slim's (``_slim_compat.DELEGATES["slim"]``), resolved on first use.
-__getattr__ = _slim_compat.module_getattr("slim", globals())
-__dir__ = _slim_compat.module_dir("slim", globals())
+# Every other public name: tf-slim's (``_slim.DELEGATES["slim"]``), resolved on first use.
+__getattr__ = _slim.module_getattr("slim", globals())
+__dir__ = _slim.module_dir("slim", globals())

@@ -6,11 +6,11 @@ from typing import Any, Callable, Dict, Optional
 
 import numpy as np
 
-from tf1clip import _tf
+from tf1clip.compat import _tf
 from tf1clip import _validate
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 from tf1clip.contrib import _common
-from tf1clip.contrib import _slim_compat
+from tf1clip.compat import _slim
 from tf1clip.contrib import framework
 from tf1clip.contrib import training as _training
 from tf1clip.contrib.training import clip_gradient_norms
@@ -109,7 +109,7 @@ def create_train_op(
 
 
 def _tf_slim_learning():
-    (module,) = _slim_compat.load("slim.learning", "tf1clip.contrib.slim.learning.train")
+    (module,) = _slim.load("slim.learning", "tf1clip.contrib.slim.learning.train")
     return module
 
 
@@ -323,6 +323,6 @@ def _check_train_args(args):
         args["train_step_fn"] = _train_step_reading_step_after(graph, args["train_op"], args["global_step"])
 
 
-# Every other public name: tf-slim's (``_slim_compat.DELEGATES["slim.learning"]``), resolved on first use.
-__getattr__ = _slim_compat.module_getattr("slim.learning", globals())
-__dir__ = _slim_compat.module_dir("slim.learning", globals())
+# Every other public name: tf-slim's (``_slim.DELEGATES["slim.learning"]``), resolved on first use.
+__getattr__ = _slim.module_getattr("slim.learning", globals())
+__dir__ = _slim.module_dir("slim.learning", globals())

@@ -8,6 +8,6 @@ all give tf-slim's modules, as ``tf.contrib.slim.nets`` gave contrib's.
 
 import sys
 
-from tf1clip.contrib import _slim_compat
+from tf1clip.compat import _slim
 
-sys.modules[__name__] = _slim_compat.alias_package("slim.nets", __name__)
+sys.modules[__name__] = _slim.alias_package("slim.nets", __name__)

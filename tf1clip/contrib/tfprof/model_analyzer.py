@@ -13,7 +13,7 @@ Example (TF 1.x code, unchanged but for the import)::
 import copy
 from typing import Any, Dict
 
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 from tf1clip.contrib.tfprof import tfprof_logger
 from tf1clip.contrib import _manifest
 

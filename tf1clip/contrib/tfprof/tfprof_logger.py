@@ -1,6 +1,6 @@
 """``tf.contrib.tfprof.tfprof_logger``: ``write_op_log`` over ``tf.compat.v1.profiler.write_op_log``."""
 
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 from tf1clip.contrib import _manifest
 
 __all__ = list(_manifest.names("tf1clip.contrib.tfprof.tfprof_logger"))

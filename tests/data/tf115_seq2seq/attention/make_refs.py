@@ -1,4 +1,4 @@
-"""Records TF 1.15's numbers for tests/test_contrib_seq2seq_attention.py. Run ONCE, in the TF 1.15.5 oracle:
+"""Records TF 1.15's numbers for tests/oracle/test_contrib_seq2seq_attention.py. Run ONCE, in the TF 1.15.5 oracle:
 
     env -u TF2_BEHAVIOR -u PYTHONPATH ~/.cache/tf1clip/tf115-venv/bin/python \
         tests/data/tf115_seq2seq/attention/make_refs.py

@@ -1,9 +1,9 @@
 """``tf.contrib.gan.losses``: TF-GAN's ``tfgan.losses`` (tuple losses; ``wargs``), imported on first use."""
 
-from tf1clip.contrib import _gan_compat
+from tf1clip.compat import _gan
 from tf1clip.contrib.gan.losses import wargs
 
 __all__ = ["wargs"]
 
-__getattr__ = _gan_compat.module_getattr("gan.losses", globals())
-__dir__ = _gan_compat.module_dir("gan.losses", globals())
+__getattr__ = _gan.module_getattr("gan.losses", globals())
+__dir__ = _gan.module_dir("gan.losses", globals())

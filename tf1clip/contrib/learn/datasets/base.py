@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 
 __all__ = ["Dataset", "Datasets", "load_csv_with_header", "load_csv_without_header", "shrink_csv"]
 

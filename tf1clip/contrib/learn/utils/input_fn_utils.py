@@ -3,7 +3,7 @@
 import collections
 from typing import Any, Callable, Optional
 
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 
 __all__ = ["InputFnOps", "build_default_serving_input_fn", "build_parsing_serving_input_fn"]
 

@@ -6,7 +6,7 @@ import os
 import time
 from typing import Any, Callable, Optional
 
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 
 __all__ = ["ExportStrategy", "garbage_collect_exports", "get_timestamped_export_dir", "make_export_strategy"]
 

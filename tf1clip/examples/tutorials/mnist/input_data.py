@@ -25,7 +25,7 @@ import urllib.request
 
 import numpy
 
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 
 DEFAULT_SOURCE_URL = "https://storage.googleapis.com/cvdf-datasets/mnist/"
 DOWNLOAD_TIMEOUT = 30.0

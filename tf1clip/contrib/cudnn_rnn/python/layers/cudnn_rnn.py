@@ -10,7 +10,7 @@ TF's ``CudnnRNNV3`` kernel; elsewhere the same equations as TensorFlow ops (TF 1
 
 from typing import Any
 
-from tf1clip._tf import tf
+from tf1clip.compat._tf import tf
 from tf1clip.contrib.cudnn_rnn.python.ops import cudnn_rnn_ops as ops
 from tf1clip.contrib.rnn import _base
 

@@ -12,8 +12,8 @@ each group ordered by layer, then direction (forward first), then input-side bef
 
 from typing import Any
 
-from tf1clip import _tf
-from tf1clip._tf import tf
+from tf1clip.compat import _tf
+from tf1clip.compat._tf import tf
 from tf1clip.contrib.rnn import _base
 from tf1clip.contrib.rnn.lstm_ops import LSTMBlockCell
 
