@@ -108,3 +108,27 @@ def test_rnn_names_tf2_has_come_from_the_manifest(monkeypatch):
 )
 def test_separate_imports_come_from_the_manifest(module, separate):
     assert ("tf1clip.contrib." + module in _manifest.separate_imports()) is separate
+
+
+def test_a_chain_check_added_warns_at_each_call_without_the_opt_in_keyword_in_every_spelling(monkeypatch):
+    check = _registry.ChainCheck(
+        "LazyAdamOptimizer without fix",
+        _registry.constructed_without("tf.contrib.opt", "LazyAdamOptimizer", "fix"),
+        _registry.warn_at_call("LazyAdamOptimizer keeps TF 1.15's quirk; add fix=True."),
+    )
+    monkeypatch.setattr(_registry, "CHAIN_CHECKS", _registry.CHAIN_CHECKS + (check,))
+    source = (
+        "import tensorflow as tf\n"
+        "from tensorflow.contrib.opt import LazyAdamOptimizer\n"
+        "from tensorflow.contrib.opt.python.training import lazy_adam_optimizer as lao\n"
+        "a = tf.contrib.opt.LazyAdamOptimizer(0.1)\n"
+        "b = LazyAdamOptimizer(0.1)\n"
+        "c = lao.LazyAdamOptimizer(0.1, fix=True)\n"
+        "d = tf.contrib.opt.LazyAdamOptimizer\n"
+        "e = lao.LazyAdamOptimizer(0.1)\n"
+    )
+    result = upgrade_source(source, target="modern")
+    warned = [e.line for e in result.log if e.severity == "WARNING" and "add fix=True" in e.message]
+    assert warned == [4, 5, 8]
+    assert "a = tf1clip.contrib.opt.LazyAdamOptimizer(0.1)" in result.text
+    assert "c = lao.LazyAdamOptimizer(0.1, fix=True)" in result.text

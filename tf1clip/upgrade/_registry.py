@@ -1,6 +1,7 @@
 """tf1clip-upgrade's rules, each a named ``(match, rewrite)`` entry, in the order they are tried.
 
-:data:`CHAIN_RULES` decide what becomes of a dotted name (``tf.contrib.x.y``, ``alias.y``) as
+:data:`CHAIN_CHECKS` log about a dotted name (a WARNING where TF 1.15's behaviour is kept unless the call opts
+into a fix); then :data:`CHAIN_RULES` decide what becomes of it (``tf.contrib.x.y``, ``alias.y``) as
 :class:`~tf1clip.upgrade._rules.ContribRewriter` walks a file before tf_upgrade_v2's own rules: the first entry
 whose ``match`` accepts the :class:`Chain` rewrites or reports it, and the last entry always matches.
 :data:`CALL_RULES` run inside tf_upgrade_v2's visitor on the calls of one function (``"*.minimize"``: any
@@ -12,7 +13,7 @@ What a rule knows about names comes from the tables (``_tables``, itself derived
 
 import ast
 import functools
-from typing import Any, Callable, List, NamedTuple
+from typing import Any, Callable, List, NamedTuple, Tuple
 
 from tf1clip.upgrade import _tables as T
 from tf1clip.upgrade._astutil import dotted
@@ -255,8 +256,49 @@ CHAIN_RULES = (
 """The rules for dotted names, in the order they are tried."""
 
 
+class ChainCheck(NamedTuple):
+    """A check of dotted names: ``report(chain)`` runs for every check whose ``match(chain)`` is true, before
+    :data:`CHAIN_RULES` decide the rewrite (a check logs; it rewrites nothing)."""
+
+    name: str
+    match: Callable[[Chain], bool]
+    report: Callable[[Chain], None]
+
+
+def constructed_without(module, name, keyword):
+    """A ``match``: a call of ``module``'s ``name`` (in any spelling, also from ``module``'s implementation
+    modules) that does not pass the keyword ``keyword``."""
+
+    def match(chain):
+        parent = chain.parent
+        return (
+            chain.path.startswith(module + ".")
+            and chain.path.rpartition(".")[2] == name
+            and isinstance(parent, ast.Call)
+            and parent.func is chain.node
+            and keyword not in {k.arg for k in parent.keywords}
+        )
+
+    return match
+
+
+def warn_at_call(message):
+    """A ``report`` that logs ``message`` as a WARNING at the call of the chain."""
+
+    def report(chain):
+        chain.edits.add(WARNING, chain.parent, message)
+
+    return report
+
+
+CHAIN_CHECKS: Tuple[ChainCheck, ...] = ()
+"""The checks of dotted names, in the order they run: a TF 1.15 quirk tf1clip keeps unless the call opts into
+its fix is one entry, ``ChainCheck(name, constructed_without(module, class, keyword), warn_at_call(message))``."""
+
+
 def rewrite_chain(edits, node, parent):
-    """Rewrites or reports the Name/Attribute chain ``node`` (a child of ``parent``): the first matching rule."""
+    """Checks the Name/Attribute chain ``node`` (a child of ``parent``) with every matching entry of
+    :data:`CHAIN_CHECKS`, then rewrites or reports it with the first matching entry of :data:`CHAIN_RULES`."""
     if not isinstance(node.ctx, ast.Load):
         return
     name = dotted(node)
@@ -264,6 +306,9 @@ def rewrite_chain(edits, node, parent):
     if path is None:
         return
     chain = Chain(edits, node, parent, name, path)
+    for check in CHAIN_CHECKS:
+        if check.match(chain):
+            check.report(chain)
     rule = next(r for r in CHAIN_RULES if r.match(chain))
     rule.rewrite(chain)
 
@@ -397,6 +442,10 @@ __all__ = [
     "Chain",
     "ChainRule",
     "CHAIN_RULES",
+    "ChainCheck",
+    "CHAIN_CHECKS",
+    "constructed_without",
+    "warn_at_call",
     "CallRule",
     "CALL_RULES",
     "passed_without",
