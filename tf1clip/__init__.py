@@ -17,7 +17,7 @@ __version__ = "0.1.0"
 
 # public name -> the submodule defining it
 _EXPORTS = {
-    "MIN_TF_VERSION": "_tf",
+    "MIN_TF_VERSION": "compat._tf",
     "AGC": "adaptive",
     "AutoClip": "adaptive",
     "NormRecorder": "adaptive",
