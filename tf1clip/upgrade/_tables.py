@@ -1,4 +1,7 @@
-"""What tf1clip-upgrade rewrites, and where: plain data, no TensorFlow import."""
+"""What tf1clip-upgrade rewrites, and where, and what decides the lines it adds: plain data, no TensorFlow import.
+
+tf1clip's own names come from ``tf1clip.contrib._manifest``; the rules reading these tables are ``_registry``'s.
+"""
 
 import functools
 
