@@ -9,7 +9,7 @@ For each set of shapes, 200 variables cycle through the shapes; the measured
 step reads them, multiplies by 2 (the "gradients"), clips, and assigns the
 results to 200 other variables. The step is built once per variant:
 unclipped, and tf1clip's global and per-tensor norm clipping with
-``tf1clip._batching.MAX_ELEMENTS`` set to each limit while the clipping
+``tf1clip.core._batching.MAX_ELEMENTS`` set to each limit while the clipping
 ops are built (0 = one reduction per tensor, no batching). Variants are timed
 interleaved (best of 4 chunks of 10 steps per round, single-threaded
 Session); the table gives the median over rounds of the time each variant adds
@@ -35,7 +35,7 @@ DEFAULT_SHAPES = [
 def _build(shapes, clip, limit, n_vars):
     import tensorflow as tf
 
-    from tf1clip import _batching
+    from tf1clip.core import _batching
 
     v1 = tf.compat.v1
     graph = tf.Graph()

@@ -6,7 +6,7 @@ drop-ins for the removed contrib APIs.
 
 ``import tf1clip`` does not import TensorFlow: each public name is imported on
 first use (PEP 562), and that first use raises a clear ImportError when
-TensorFlow is missing or too old. Submodules (``tf1clip.clipping``,
+TensorFlow is missing or too old. Submodules (``tf1clip.core.clipping``,
 ``tf1clip.contrib``, ...) import TensorFlow when imported.
 """
 
@@ -18,28 +18,28 @@ __version__ = "0.1.0"
 # public name -> the submodule defining it
 _EXPORTS = {
     "MIN_TF_VERSION": "compat._tf",
-    "AGC": "adaptive",
-    "AutoClip": "adaptive",
-    "NormRecorder": "adaptive",
-    "ZClip": "adaptive",
-    "STATE_UPDATES": "cappers",
-    "attach_state_updates": "cappers",
-    "chain": "cappers",
-    "run_capper": "cappers",
-    "clip_by_average_norm_fn": "cappers",
-    "clip_by_global_norm_fn": "cappers",
-    "clip_by_norm_fn": "cappers",
-    "clip_by_value_fn": "cappers",
-    "clip_by_average_norm": "clipping",
-    "clip_by_global_norm": "clipping",
-    "clip_by_norm": "clipping",
-    "clip_by_value": "clipping",
-    "global_norm": "clipping",
-    "sum_duplicate_indices": "clipping",
-    "GradientNorms": "optimizer",
-    "TransformGradientsOptimizer": "optimizer",
-    "clip_gradients_by_norm": "optimizer",
-    "transform_gradients": "optimizer",
+    "AGC": "core.adaptive",
+    "AutoClip": "core.adaptive",
+    "NormRecorder": "core.adaptive",
+    "ZClip": "core.adaptive",
+    "STATE_UPDATES": "core.cappers",
+    "attach_state_updates": "core.cappers",
+    "chain": "core.cappers",
+    "run_capper": "core.cappers",
+    "clip_by_average_norm_fn": "core.cappers",
+    "clip_by_global_norm_fn": "core.cappers",
+    "clip_by_norm_fn": "core.cappers",
+    "clip_by_value_fn": "core.cappers",
+    "clip_by_average_norm": "core.clipping",
+    "clip_by_global_norm": "core.clipping",
+    "clip_by_norm": "core.clipping",
+    "clip_by_value": "core.clipping",
+    "global_norm": "core.clipping",
+    "sum_duplicate_indices": "core.clipping",
+    "GradientNorms": "core.optimizer",
+    "TransformGradientsOptimizer": "core.optimizer",
+    "clip_gradients_by_norm": "core.optimizer",
+    "transform_gradients": "core.optimizer",
     "use_tf1_random_seeds": "seeds",
 }
 
@@ -73,8 +73,8 @@ __all__ = [
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from tf1clip.compat._tf import MIN_TF_VERSION  # noqa: F401
-    from tf1clip.adaptive import AGC, AutoClip, NormRecorder, ZClip  # noqa: F401
-    from tf1clip.cappers import (  # noqa: F401
+    from tf1clip.core.adaptive import AGC, AutoClip, NormRecorder, ZClip  # noqa: F401
+    from tf1clip.core.cappers import (  # noqa: F401
         STATE_UPDATES,
         attach_state_updates,
         chain,
@@ -84,7 +84,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         clip_by_value_fn,
         run_capper,
     )
-    from tf1clip.clipping import (  # noqa: F401
+    from tf1clip.core.clipping import (  # noqa: F401
         clip_by_average_norm,
         clip_by_global_norm,
         clip_by_norm,
@@ -92,7 +92,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         global_norm,
         sum_duplicate_indices,
     )
-    from tf1clip.optimizer import (  # noqa: F401
+    from tf1clip.core.optimizer import (  # noqa: F401
         GradientNorms,
         TransformGradientsOptimizer,
         clip_gradients_by_norm,
@@ -101,7 +101,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from tf1clip.seeds import use_tf1_random_seeds  # noqa: F401
 
 
-_SUBMODULES = ("adaptive", "cappers", "clipping", "contrib", "estimator", "optimizer", "seeds", "upgrade")
+_SUBMODULES = ("contrib", "core", "estimator", "seeds", "upgrade")
 
 
 def __getattr__(name):

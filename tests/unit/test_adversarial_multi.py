@@ -9,6 +9,7 @@ import pytest
 import tensorflow as tf
 
 import tf1clip
+from tf1clip.core import cappers
 
 v1 = tf.compat.v1
 
@@ -153,7 +154,7 @@ def _counting_capper(name):
     steps = v1.get_variable(name + "/steps", initializer=np.int64(0), trainable=False)
 
     def capper(pairs):
-        return tf1clip.cappers.defer_state_update(lambda: steps.assign_add(1), outputs=pairs) or pairs
+        return cappers.defer_state_update(lambda: steps.assign_add(1), outputs=pairs) or pairs
 
     return capper
 

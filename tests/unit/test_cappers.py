@@ -6,7 +6,7 @@ import tensorflow as tf
 
 import tf1clip
 from helpers import np_global_norm
-from tf1clip import cappers
+from tf1clip.core import cappers
 
 
 def _pairs():

@@ -15,7 +15,7 @@ import pytest
 import tensorflow as tf
 
 import tf1clip
-from tf1clip import _batching, _pairs
+from tf1clip.core import _batching, _pairs
 
 v1 = tf.compat.v1
 

@@ -10,7 +10,7 @@ import pytest
 import tensorflow as tf
 
 import tf1clip
-from tf1clip import _policies
+from tf1clip.core import _policies
 
 v1 = tf.compat.v1
 NAN, INF = float("nan"), float("inf")
@@ -155,7 +155,7 @@ def test_check_of_a_capper_known_to_keep_values_finite_is_exact(make, value, fin
 
 
 def test_only_cappers_with_static_limits_are_known_to_keep_values_finite():
-    from tf1clip import cappers
+    from tf1clip.core import cappers
 
     with tf.Graph().as_default():
         limit = v1.placeholder(tf.float32, [])

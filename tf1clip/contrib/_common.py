@@ -5,7 +5,7 @@ import os
 
 import numpy as np
 
-from tf1clip import _pairs, _state, _validate, clipping
+from tf1clip.core import _pairs, _state, _validate, clipping
 from tf1clip.compat import _tf
 from tf1clip.compat._tf import tf
 

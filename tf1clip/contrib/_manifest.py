@@ -387,7 +387,7 @@ ROWS: Tuple[Row, ...] = (
     + _submodules(_C, "gan", extra="gan")
     + _submodules(_C, "learn", tf_paths=("tf.contrib",), separate_import=True)
     + (
-        Row(_C + ".estimator", "tf1clip.optimizer", ("clip_gradients_by_norm",), ("tf.contrib.estimator",)),
+        Row(_C + ".estimator", "tf1clip.core.optimizer", ("clip_gradients_by_norm",), ("tf.contrib.estimator",)),
         Row(
             _C + ".estimator",
             _C + ".estimator",

@@ -25,7 +25,7 @@ from typing import Any, List
 
 from tf1clip.compat._tf import tf
 from tf1clip.contrib import _manifest
-from tf1clip.optimizer import clip_gradients_by_norm  # noqa: F401
+from tf1clip.core.optimizer import clip_gradients_by_norm  # noqa: F401
 
 SUM_OVER_BATCH_SIZE = "weighted_sum_over_batch_size"  # tf.compat.v1.losses.Reduction.SUM_OVER_BATCH_SIZE
 

@@ -8,7 +8,7 @@ import sys
 
 import numpy as np
 
-from tf1clip import _validate
+from tf1clip.core import _validate
 from tf1clip.compat._tf import tf
 from tf1clip.contrib import framework
 from tf1clip.contrib import _manifest

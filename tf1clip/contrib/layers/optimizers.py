@@ -7,7 +7,7 @@ and numbers as TensorFlow 1.15; the fixes to contrib's breakage are listed in ea
 
 import numpy as np
 
-from tf1clip import _pairs, _state, _validate, cappers, clipping
+from tf1clip.core import _pairs, _state, _validate, cappers, clipping
 from tf1clip.compat._tf import tf
 from tf1clip.contrib import _common
 from tf1clip.contrib import framework

@@ -5,8 +5,8 @@ The optimizers are imported from their modules on first use (``tf1clip.contrib._
 
 from typing import Any, Iterable, List, Tuple
 
-from tf1clip import _validate
-from tf1clip import clipping
+from tf1clip.core import _validate
+from tf1clip.core import clipping
 from tf1clip.contrib import _manifest
 
 __all__ = _manifest.names_of(__name__)

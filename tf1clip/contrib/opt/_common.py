@@ -4,7 +4,7 @@ import contextlib
 from typing import Any, Iterable, Iterator
 
 from tf1clip.compat import _tf
-from tf1clip import _validate
+from tf1clip.core import _validate
 from tf1clip.compat._tf import tf
 
 v1 = tf.compat.v1

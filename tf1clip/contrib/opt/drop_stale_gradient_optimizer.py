@@ -4,7 +4,7 @@ It wraps a ``tf.compat.v1.train.Optimizer`` with TF 1.15's constructor, op and v
 slots and checkpoint dependencies to it, so checkpoints move freely between wrapped and unwrapped code.
 """
 
-from tf1clip import _delegate
+from tf1clip.core import _delegate
 from tf1clip.compat._tf import tf
 from tf1clip.contrib.opt import _common
 from tf1clip.contrib import _manifest

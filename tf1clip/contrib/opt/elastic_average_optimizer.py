@@ -8,7 +8,7 @@ by their custom getters. Names, collections and update rules are TF 1.15's.
 """
 
 from tf1clip.compat import _tf
-from tf1clip import _validate
+from tf1clip.core import _validate
 from tf1clip.compat._tf import tf
 from tf1clip.contrib.opt import _common
 from tf1clip.contrib import _manifest

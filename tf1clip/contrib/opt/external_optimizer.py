@@ -7,7 +7,7 @@ imported when ``ScipyOptimizerInterface.minimize`` first runs.
 import numpy as np
 
 from tf1clip.compat import _tf
-from tf1clip import _validate
+from tf1clip.core import _validate
 from tf1clip.compat._tf import tf
 from tf1clip.contrib import _manifest
 

@@ -3,7 +3,7 @@
 Names, collections and update rules are TF 1.15's; the custom getter's shared part is ``elastic_average_optimizer``'s.
 """
 
-from tf1clip import _validate
+from tf1clip.core import _validate
 from tf1clip.compat._tf import tf
 from tf1clip.contrib.opt import _common
 from tf1clip.contrib.opt.elastic_average_optimizer import GLOBAL_VARIABLE_NAME, WorkerLocalGetter

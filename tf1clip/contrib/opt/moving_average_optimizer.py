@@ -1,8 +1,8 @@
 """``tf.contrib.opt.MovingAverageOptimizer``: an optimizer that keeps moving averages of what it trains."""
 
-from tf1clip import _delegate
+from tf1clip.core import _delegate
 from tf1clip.compat import _tf
-from tf1clip import _validate
+from tf1clip.core import _validate
 from tf1clip.compat._tf import tf
 from tf1clip.contrib.opt import _common
 from tf1clip.contrib import _manifest

@@ -6,7 +6,7 @@ slots and checkpoint dependencies to it, so checkpoints move freely between wrap
 
 import contextlib
 
-from tf1clip import _delegate
+from tf1clip.core import _delegate
 from tf1clip.compat import _tf
 from tf1clip.compat._tf import tf
 from tf1clip.contrib.opt import _common

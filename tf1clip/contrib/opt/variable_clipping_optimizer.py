@@ -6,8 +6,8 @@ slots and checkpoint dependencies to it, so checkpoints move freely between wrap
 
 import contextlib
 
-from tf1clip import _aggregate, _delegate
-from tf1clip import _validate
+from tf1clip.core import _aggregate, _delegate
+from tf1clip.core import _validate
 from tf1clip.compat._tf import tf
 from tf1clip.contrib.opt import _common
 from tf1clip.contrib import _manifest

@@ -7,7 +7,7 @@ from typing import Any, Callable, Dict, Optional
 import numpy as np
 
 from tf1clip.compat import _tf
-from tf1clip import _validate
+from tf1clip.core import _validate
 from tf1clip.compat._tf import tf
 from tf1clip.contrib import _common
 from tf1clip.compat import _slim

@@ -10,10 +10,10 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tupl
 
 import numpy as np
 
-from tf1clip import _validate
-from tf1clip import cappers
-from tf1clip import clipping
-from tf1clip import optimizer as _optimizer
+from tf1clip.core import _validate
+from tf1clip.core import cappers
+from tf1clip.core import clipping
+from tf1clip.core import optimizer as _optimizer
 from tf1clip.compat._tf import tf
 from tf1clip.contrib import _common
 from tf1clip.compat import _slim

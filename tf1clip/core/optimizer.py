@@ -16,7 +16,7 @@ import threading
 import weakref
 from typing import Any, Callable, Optional, Union
 
-from tf1clip import _aggregate, _delegate, _graphs, _policies, _state, _validate, cappers, clipping
+from tf1clip.core import _aggregate, _delegate, _graphs, _policies, _state, _validate, cappers, clipping
 from tf1clip.compat import _tf
 from tf1clip.compat._tf import tf
 

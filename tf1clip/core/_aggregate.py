@@ -10,7 +10,7 @@ gradients reach the wrapped optimizer once.
 
 import inspect
 
-from tf1clip import _pairs, _validate
+from tf1clip.core import _pairs, _validate
 from tf1clip.compat._tf import tf
 
 

@@ -42,10 +42,10 @@ from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 import numpy as np
 
-from tf1clip import _batching
-from tf1clip import _norms
-from tf1clip import _pairs
-from tf1clip import _validate
+from tf1clip.core import _batching
+from tf1clip.core import _norms
+from tf1clip.core import _pairs
+from tf1clip.core import _validate
 from tf1clip.compat._tf import tf
 
 __all__ = [

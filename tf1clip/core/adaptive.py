@@ -14,7 +14,7 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from tf1clip import _graphs, _norms, _pairs, _state, _validate, clipping
+from tf1clip.core import _graphs, _norms, _pairs, _state, _validate, clipping
 from tf1clip.compat._tf import tf
 
 __all__ = ["AutoClip", "AGC", "ZClip", "NormRecorder"]

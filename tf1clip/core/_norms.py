@@ -5,7 +5,7 @@
 * a non-finite norm makes the factor it governs NaN (``nan_if_nonfinite``).
 """
 
-from tf1clip import _pairs
+from tf1clip.core import _pairs
 from tf1clip.compat._tf import tf
 
 

@@ -1,4 +1,4 @@
-"""The capper state protocol and ``chain`` (re-exported by ``tf1clip.cappers``).
+"""The capper state protocol and ``chain`` (re-exported by ``tf1clip.core.cappers``).
 
 A capper is a callable ``pairs -> pairs``, or an object with
 ``transform_with_state(pairs) -> (pairs, update)``, ``update`` being None or a
@@ -18,7 +18,7 @@ import threading
 import weakref
 from typing import Any, Callable, List, Optional, Sequence, Tuple
 
-from tf1clip import _aggregate, _graphs, _validate
+from tf1clip.core import _aggregate, _graphs, _validate
 from tf1clip.compat._tf import tf
 
 Pairs = List[Tuple[Any, Any]]

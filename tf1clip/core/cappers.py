@@ -5,14 +5,14 @@ with that contract is one, and so is an object with
 ``transform_with_state(pairs) -> (pairs, update)`` (a stateful capper). The
 factories here build cappers from the clipping functions; ``chain`` and the
 state protocol (``run_capper``, ``attach_state_updates``,
-``defer_state_update``, ``STATE_UPDATES``) live in ``tf1clip._state`` and are
+``defer_state_update``, ``STATE_UPDATES``) live in ``tf1clip.core._state`` and are
 re-exported here.
 """
 
 from typing import Any, Callable, Optional
 
-from tf1clip import _state, _validate, clipping
-from tf1clip._state import STATE_UPDATES, attach_state_updates, chain, defer_state_update, run_capper
+from tf1clip.core import _state, _validate, clipping
+from tf1clip.core._state import STATE_UPDATES, attach_state_updates, chain, defer_state_update, run_capper
 
 __all__ = [
     "STATE_UPDATES",

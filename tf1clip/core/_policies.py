@@ -35,8 +35,8 @@ import collections
 
 import numpy as np
 
-from tf1clip import _batching, _graphs, _pairs, _state, _validate
-from tf1clip import clipping
+from tf1clip.core import _batching, _graphs, _pairs, _state, _validate
+from tf1clip.core import clipping
 from tf1clip.compat._tf import tf
 
 Step = collections.namedtuple("Step", ["apply", "check", "finite", "updates", "counter", "advance"], defaults=[None])

@@ -1,12 +1,12 @@
 """Batches of small dense gradients whose norms share one reduction (private module, public names).
 
-Used by ``tf1clip.clipping`` (the norms) and the wrapper's policies (their
+Used by ``tf1clip.core.clipping`` (the norms) and the wrapper's policies (their
 exact finiteness check reads the same concatenations).
 """
 
 import numpy as np
 
-from tf1clip import _norms, _pairs
+from tf1clip.core import _norms, _pairs
 from tf1clip.compat._tf import tf
 
 # Dense gradients of at most this many elements share their norm reductions
