@@ -9,6 +9,7 @@ from tf1clip.upgrade._astutil import chains
 from tf1clip.upgrade._astutil import collect_aliases
 from tf1clip.upgrade._astutil import dotted as dotted_name
 from tf1clip.upgrade._astutil import resolve
+from tf1clip.upgrade._numerics import numeric_notes
 from tf1clip.upgrade._tables import ERROR
 from tf1clip.upgrade._tables import ESTIMATOR_INSTALL
 from tf1clip.upgrade._tables import INFO
@@ -254,7 +255,7 @@ def _graph_seed_uses(tree):
 def _draws_seed(name):
     """Whether a call of ``name`` may draw an op seed (a random op, an initializer, a layer or cell)."""
     tail = name.split(".")[-1]
-    initializer = tail.endswith("_initializer") and not tail.endswith(("variables_initializer", "tables_initializer"))
+    initializer = tail.endswith("_initializer") and not tail.endswith(T.DETERMINISTIC_INITIALIZERS)
     return tail in T.SEED_DRAWERS or initializer
 
 
@@ -269,15 +270,9 @@ def _call_name(node):
 def _seed_unmatched(node):
     """Why op seeds drawn after the call ``node`` differ from TF 1.15's, or None."""
     full = _call_name(node)
-    name = full.split(".")[-1]
     for key, why in T.SEED_UNMATCHED.items():
         if full == key or full.endswith("." + key):
             return why
-    for keyword in node.keywords:
-        value = keyword.value
-        literal_one = isinstance(value, ast.Constant) and value.value == 1
-        if keyword.arg in T.DILATION_KEYWORDS and "conv" in name.lower() and not literal_one:
-            return "a dilated convolution builds other ops on TensorFlow 2"
     return None
 
 
@@ -401,6 +396,7 @@ def finish(text, tree, target="modern", input_names_tf=True):
     if scan.estimator_uses and target != "estimator":
         _estimator_error(scan.estimator_uses, log)
     _session_threads_note(tree, scan, target, log)
+    numeric_notes(tree, log, _log_at, graph_seed=bool(_graph_seed_uses(tree)))
     top = _top_index(body)
     if top == len(body):
         return text, log, []  # only a docstring and __future__ imports

@@ -291,9 +291,58 @@ def warn_at_call(message):
     return report
 
 
-CHAIN_CHECKS: Tuple[ChainCheck, ...] = ()
+def _opt_in_fix(module, name, where=None):
+    """The check for ``module``'s ``name``, whose TF 1.15 quirk tf1clip keeps unless the call passes the keyword
+    of ``T.OPT_IN_FIXES[name]`` (and, with ``where``, only where ``where(chain)`` is true)."""
+    keyword, message = T.OPT_IN_FIXES[name]
+    without = constructed_without(module, name, keyword)
+    match = without if where is None else (lambda chain: without(chain) and where(chain))
+    return ChainCheck("%s(...) without %s=" % (name, keyword), match, warn_at_call(message))
+
+
+def _uses_distribute(chain):
+    """Whether the file names ``tf.distribute`` (or ``tf.contrib.distribute``) or passes ``train_distribute``."""
+    edits = chain.edits
+    return any(
+        (isinstance(n, ast.Attribute) and n.attr == "distribute")
+        or (isinstance(n, ast.keyword) and n.arg in ("train_distribute", "eval_distribute"))
+        for n in edits.parents
+    ) or any(".distribute" in path for path in edits.aliases.values())
+
+
+_VAR_LIST_POSITION = {"compute_gradients": 1, "minimize": 2}
+
+
+def _passes_var_list(chain):
+    """Whether the file calls ``compute_gradients``/``minimize`` with a ``var_list`` (by keyword or position)."""
+    return any(
+        isinstance(n, ast.Call)
+        and isinstance(n.func, ast.Attribute)
+        and n.func.attr in _VAR_LIST_POSITION
+        and (any(k.arg == "var_list" for k in n.keywords) or len(n.args) > _VAR_LIST_POSITION[n.func.attr])
+        for n in chain.edits.parents
+    )
+
+
+def _wrapped_optimizer_kept(chain):
+    """Whether the call's first argument is a name that stays bound to it (``w = Wrapper(opt)``, not
+    ``opt = Wrapper(opt)`` nor ``Wrapper(AdamOptimizer(...))``)."""
+    call = chain.parent
+    if not call.args or not isinstance(call.args[0], ast.Name):
+        return False
+    assign = chain.edits.parents.get(call)
+    targets = assign.targets if isinstance(assign, ast.Assign) else []
+    return not any(isinstance(t, ast.Name) and t.id == call.args[0].id for t in targets)
+
+
+CHAIN_CHECKS: Tuple[ChainCheck, ...] = (
+    _opt_in_fix("tf.contrib.estimator", "clip_gradients_by_norm", where=_uses_distribute),
+    _opt_in_fix("tf.contrib.opt", "MultitaskOptimizerWrapper", where=_wrapped_optimizer_kept),
+    _opt_in_fix("tf.contrib.opt", "VariableClippingOptimizer"),
+    _opt_in_fix("tf.contrib.opt", "ElasticAverageOptimizer", where=_passes_var_list),
+)
 """The checks of dotted names, in the order they run: a TF 1.15 quirk tf1clip keeps unless the call opts into
-its fix is one entry, ``ChainCheck(name, constructed_without(module, class, keyword), warn_at_call(message))``."""
+its fix is one entry (its keyword and WARNING in ``T.OPT_IN_FIXES``)."""
 
 
 def rewrite_chain(edits, node, parent):
