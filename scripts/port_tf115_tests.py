@@ -48,7 +48,7 @@ import re
 import sys
 
 # contrib.opt module -> tf1clip module, for tests importing module-level names (not exported by contrib.opt).
-MODULES = {"agn_optimizer": "tf1clip.contrib.opt._agn"}
+MODULES = {"agn_optimizer": "tf1clip.contrib.opt.agn_optimizer"}
 
 HEADER = "import tensorflow as _tf1clip_tf\n_tf1clip_tf.compat.v1.disable_v2_behavior()\n"
 

@@ -1,5 +1,4 @@
 import os
-import re
 import subprocess
 import sys
 
@@ -53,14 +52,20 @@ def sess(graph):
         yield s
 
 
-# A test module that mentions one of these starts processes (TensorFlow 1.15, Keras 2 workers, clusters, the CLI);
-# a module that starts one otherwise fails its tests (_only_subprocess_tests_start_processes).
-_SPAWNS = re.compile(r"\b(subprocess|run_python|run_cases|multiprocessing|Popen|LocalCluster)\b|_worker\.py")
+# The folder of a test module gives its markers. tests/unit and tests/upgrade are the quick loop
+# (python3 -m pytest tests -m "not slow"): their tests may not start processes (_quick_tests_start_no_process).
+FOLDERS = {
+    "unit": (),
+    "upgrade": (),
+    "subprocess": ("subprocess", "slow"),
+    "oracle": ("oracle", "slow"),
+}
 MARKERS = {
-    "subprocess": "the test's module starts other processes (workers, clusters, TensorFlow 1.15, the CLI)",
-    "oracle": "runs programs on TensorFlow 1.15 and upgraded on this TensorFlow (tests/oracle/test_oracle.py)",
+    "subprocess": "in tests/subprocess: starts other processes (Keras 2 workers, clusters, Estimators, the CLI)",
+    "oracle": "in tests/oracle: compares with TensorFlow 1.15 (runs it, or its recorded numbers)",
     "slow": "subprocess or oracle: left out of the quick loop, python3 -m pytest tests -m 'not slow'",
 }
+TESTS = os.path.dirname(os.path.abspath(__file__))
 
 
 def pytest_configure(config):
@@ -68,13 +73,11 @@ def pytest_configure(config):
         config.addinivalue_line("markers", "%s: %s" % (name, text))
 
 
-def module_markers(path):
-    """The markers every test of the module at ``path`` gets: ``oracle`` for test_oracle.py, ``subprocess`` where the
-    module's source mentions a way to start a process, ``slow`` for both."""
-    if os.path.basename(path) == "test_oracle.py":
-        return ("oracle", "subprocess", "slow")
-    with open(path) as f:
-        return ("subprocess", "slow") if _SPAWNS.search(f.read()) else ()
+def folder_markers(path):
+    """The markers every test of the module at ``path`` gets, from its folder under tests/ (FOLDERS); none elsewhere
+    (tests/unit/test_test_layout.py fails for a test module outside the folders)."""
+    folder = os.path.relpath(os.path.abspath(str(path)), TESTS).split(os.sep)[0]
+    return FOLDERS.get(folder, ())
 
 
 def pytest_collection_modifyitems(config, items):
@@ -82,16 +85,16 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         path = str(item.fspath)
         if path not in found:
-            found[path] = module_markers(path)
+            found[path] = folder_markers(path)
         for name in found[path]:
             item.add_marker(name)
 
 
 @pytest.fixture(autouse=True)
-def _only_subprocess_tests_start_processes(request):
-    """Fails a test that starts a process while its module is not marked ``subprocess`` (the quick loop would
-    then be slow, and ``-m subprocess`` incomplete)."""
-    if request.node.get_closest_marker("subprocess"):
+def _quick_tests_start_no_process(request):
+    """Fails a test of tests/unit or tests/upgrade that starts a process: the quick loop would be slow. Such a test
+    belongs in tests/subprocess (or tests/oracle)."""
+    if request.node.get_closest_marker("slow"):
         yield
         return
     started, original = [], subprocess.Popen.__init__
@@ -106,4 +109,6 @@ def _only_subprocess_tests_start_processes(request):
     finally:
         subprocess.Popen.__init__ = original
     if started:
-        pytest.fail("the test started %r, but its module is not marked subprocess (conftest._SPAWNS)" % (started[0],))
+        pytest.fail(
+            "the test started %r from a quick-loop module: move it to tests/subprocess" % (started[0],), pytrace=False
+        )

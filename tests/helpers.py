@@ -49,6 +49,20 @@ def run_python(code, timeout=240):
     return proc.stdout
 
 
+def upgrade(source, target="modern"):
+    """``tf1clip.upgrade.upgrade_source`` of ``source`` dedented, for ``target``."""
+    from tf1clip.upgrade import upgrade_source
+
+    return upgrade_source(textwrap.dedent(source), target=target)
+
+
+def upgrade_issues(result, *severities):
+    """``(line, message)`` of each entry of a conversion's ``result.log`` with one of ``severities`` (default
+    ``"ERROR"``)."""
+    severities = severities or ("ERROR",)
+    return [(e.line, e.message) for e in result.log if e.severity in severities]
+
+
 def evaluate(sess, grads):
     """Evaluates gradients (Tensor, IndexedSlices or None) to NumPy values."""
     fetches = []

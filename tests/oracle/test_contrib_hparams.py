@@ -7,7 +7,7 @@ import sys
 import pytest
 
 import tf1clip.contrib.training
-from tf1clip.contrib import _hparams
+from tf1clip.contrib.training import hparam as _hparams
 
 ORACLE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, ORACLE)

@@ -289,3 +289,19 @@ def test_estimators_are_tf1clip_estimator_classes():
     assert MISSING is None
     for name in ("DNNEstimator", "LinearEstimator", "DNNLinearCombinedEstimator"):
         assert getattr(ce, name) is getattr(est, name)
+
+
+def test_head_internals_resolve_and_are_all_listed():
+    """Every tensorflow-estimator name tf1clip.compat._heads reaches exists on the installed versions, and each
+    of its accessors is one of ``PRIVATE_NAMES`` (a release that drops one fails here, in one place)."""
+    import importlib
+
+    from tf1clip.compat import _heads
+
+    missing = [(m, a) for m, a in _heads.PRIVATE_NAMES if not hasattr(importlib.import_module(m), a)]
+    assert missing == []
+    listed = [getattr(importlib.import_module(m), a) for m, a in _heads.PRIVATE_NAMES]
+    own = ("CHECKED_ON", "PRIVATE_NAMES")
+    accessors = {k: v for k, v in vars(_heads).items() if not k.startswith("_") and k not in own}
+    assert len(accessors) == len(listed) == 24
+    assert all(any(value is obj for obj in listed) for value in accessors.values()), sorted(accessors)

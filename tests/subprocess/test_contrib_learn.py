@@ -2,7 +2,6 @@
 datasets helpers, and tf1clip-upgrade's conversion of tf.contrib.learn in its spellings."""
 
 import os
-import textwrap
 
 import numpy as np
 import pytest
@@ -10,8 +9,9 @@ import pytest
 from helpers import case_names
 from helpers import report_case
 from helpers import run_cases
+from helpers import upgrade
+from helpers import upgrade_issues
 from tf1clip.contrib.learn.datasets import base
-from tf1clip.upgrade import upgrade_source
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CASES = os.path.join(ROOT, "tests", "subprocess", "_contrib_learn_cases.py")
@@ -47,14 +47,6 @@ def test_load_csv_with_and_without_header(tmp_path):
     assert base.Datasets(train=data, validation=None, test=None).train is data
 
 
-def _up(source, target="modern"):
-    return upgrade_source(textwrap.dedent(source), target=target)
-
-
-def _errors(result):
-    return [(e.line, e.message) for e in result.log if e.severity == "ERROR"]
-
-
 SPELLINGS = """\
     import tensorflow as tf
     from tensorflow.contrib import learn
@@ -77,8 +69,8 @@ SPELLINGS = """\
 
 @pytest.mark.parametrize("target", ["modern", "estimator"])
 def test_upgrade_converts_contrib_learn_in_every_spelling(target):
-    result = _up(SPELLINGS, target=target)
-    assert _errors(result) == []
+    result = upgrade(SPELLINGS, target=target)
+    assert upgrade_issues(result) == []
     text = result.text
     assert "contrib.learn" not in text.replace("tf1clip.contrib.learn", "")
     for line in [
@@ -96,8 +88,8 @@ def test_upgrade_converts_contrib_learn_in_every_spelling(target):
 
 
 def test_upgrade_leaves_what_tf1clip_does_not_provide_an_error_naming_the_successor():
-    errors = _errors(
-        _up(
+    errors = upgrade_issues(
+        upgrade(
             """\
             import tensorflow as tf
             from tensorflow.contrib.learn.python.learn.estimators import rnn_common
@@ -116,7 +108,7 @@ def test_upgrade_leaves_what_tf1clip_does_not_provide_an_error_naming_the_succes
 def test_learn_run_config_with_a_core_estimator_is_one_consistent_conversion():
     # TF 1.15 programs passed tf.contrib.learn.RunConfig to tf.estimator.Estimator; it used to become
     # tf.estimator.RunConfig and then be reported as removed.
-    result = _up(
+    result = upgrade(
         """\
         import tensorflow as tf
         config = tf.contrib.learn.RunConfig(num_cores=4, save_checkpoints_steps=10)
@@ -127,4 +119,4 @@ def test_learn_run_config_with_a_core_estimator_is_one_consistent_conversion():
         "config = tf1clip.contrib.learn.RunConfig(num_cores=4, save_checkpoints_steps=10)",
         'est = tf1clip.estimator.Estimator(model_fn, model_dir="d", config=config)',
     ]
-    assert _errors(result) == []
+    assert upgrade_issues(result) == []

@@ -1,7 +1,9 @@
 """tf1clip.contrib._manifest agrees with the runtime modules and is what tf1clip-upgrade converts with."""
 
+import ast
 import collections
 import importlib
+import pathlib
 
 import pytest
 
@@ -33,7 +35,10 @@ def check_row(row):
             assert value is impl, name
         else:
             assert getattr(impl, name) is value, name
+            assert name in impl.__all__, (row.impl, name)
         assert _manifest.impl_of(row.target, name) == row.impl
+    extras = [n for n in getattr(impl, "__all__", ()) if n not in _manifest.names_of(row.impl)]
+    assert [n for n in extras if not hasattr(impl, n)] == [], row.impl
 
 
 def check_target(target):
@@ -58,7 +63,7 @@ def test_keras2_and_estimator_rows_agree_with_the_runtime_in_a_subprocess():
         """
         import os
         os.environ["TF_USE_LEGACY_KERAS"] = "1"
-        from tests import test_manifest as t
+        from tests.subprocess import test_manifest as t
         from tf1clip.contrib import _manifest
         rows = [r for r in _manifest.ROWS if r not in t.IN_PROCESS_ROWS]
         for row in rows:
@@ -73,6 +78,63 @@ def test_keras2_and_estimator_rows_agree_with_the_runtime_in_a_subprocess():
     rows, targets = map(int, out.split()[-2:])
     assert rows == len(_manifest.ROWS) - len(IN_PROCESS_ROWS) and rows > 0
     assert targets == len(_manifest.targets()) - len(IN_PROCESS_TARGETS) and targets > 0
+
+
+CONTRIB = pathlib.Path(_manifest.__file__).parent
+DERIVED = "_manifest.names_of(__name__)"
+
+
+def _module_name(path):
+    parts = path.relative_to(CONTRIB.parent.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _all_value(source):
+    """The value assigned to ``__all__`` at the top level of ``source``, or None."""
+    for node in ast.parse(source).body:
+        if isinstance(node, (ast.Assign, ast.AnnAssign)):
+            names = [t.id for t in getattr(node, "targets", [getattr(node, "target", None)]) if isinstance(t, ast.Name)]
+            if "__all__" in names:
+                return node.value
+    return None
+
+
+def all_problems(module, source):
+    """Why the ``__all__`` of ``module`` (its ``source``) is not the manifest's: a module that rows name is
+    ``__all__ = _manifest.names_of(__name__)``, or ``[*_manifest.names_of(__name__), "Extra", ...]`` with names
+    no row lists."""
+    listed = _manifest.names_of(module)
+    if not listed:
+        return []
+    value = _all_value(source)
+    if value is not None and ast.unparse(value) == DERIVED:
+        return []
+    if isinstance(value, ast.List) and value.elts and ast.unparse(value.elts[0]) == "*" + DERIVED:
+        repeated = sorted(set(ast.literal_eval(e) for e in value.elts[1:]) & set(listed))
+        return ["%s: __all__ repeats the manifest's %s" % (module, repeated)] if repeated else []
+    return ["%s: __all__ is not %s (the manifest lists %s)" % (module, DERIVED, listed)]
+
+
+def test_implementation_modules_take_all_from_the_manifest():
+    paths = sorted(CONTRIB.rglob("*.py"))
+    assert [p for path in paths for p in all_problems(_module_name(path), path.read_text())] == []
+    assert sum(1 for path in paths if _manifest.names_of(_module_name(path))) > 60
+
+
+def test_a_literal_all_beside_the_manifest_is_reported():
+    module = "tf1clip.contrib.opt.lazy_adam_optimizer"
+    assert all_problems(module, "__all__ = _manifest.names_of(__name__)\n") == []
+    assert all_problems(module, '__all__ = ["LazyAdamOptimizer"]\n') == [
+        "%s: __all__ is not %s (the manifest lists ['LazyAdamOptimizer'])" % (module, DERIVED)
+    ]
+    assert all_problems(module, "x = 1\n") == [
+        "%s: __all__ is not %s (the manifest lists ['LazyAdamOptimizer'])" % (module, DERIVED)
+    ]
+    assert all_problems(module, '__all__ = [*_manifest.names_of(__name__), "LazyAdamOptimizer", "Other"]\n') == [
+        "%s: __all__ repeats the manifest's ['LazyAdamOptimizer']" % module
+    ]
+    assert all_problems(module, '__all__ = [*_manifest.names_of(__name__), "Other"]\n') == []
+    assert all_problems("tf1clip.contrib.opt.matrix_functions", '__all__ = ["matrix_square_root"]\n') == []
 
 
 def test_no_name_in_two_rows_of_one_target():

@@ -154,3 +154,78 @@ def test_no_function_in_the_package_is_longer_than_60_lines():
                     if n > MAX_FUNCTION_LINES
                 ]
     assert not offenders, "functions over %d lines:\n%s" % (MAX_FUNCTION_LINES, "\n".join(sorted(offenders)))
+
+
+INTERNAL_PACKAGES = ("tensorflow.python", "tensorflow_estimator.python")
+IMPORT_CALLS = {"import_module", "__import__", "find_spec"}
+
+
+def _internal_imports_by_name(path):
+    """``(line, module)`` for every ``import_module`` / ``__import__`` / ``find_spec`` of a TensorFlow or
+    tensorflow-estimator internal module named by a string literal in ``path``."""
+    with open(path) as f:
+        tree = ast.parse(f.read(), path)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+            module = node.args[0].value
+            if name in IMPORT_CALLS and isinstance(module, str) and module.startswith(INTERNAL_PACKAGES):
+                yield node.lineno, module
+
+
+def _internal_imports_outside_compat(root):
+    found = []
+    for d, _, files in os.walk(os.path.join(root, "tf1clip")):
+        if os.path.relpath(d, root).replace(os.sep, "/").startswith("tf1clip/compat"):
+            continue
+        for name in sorted(files):
+            if name.endswith(".py"):
+                path = os.path.join(d, name)
+                found += ["%s:%d %s" % (os.path.relpath(path, root), n, m) for n, m in _internal_imports_by_name(path)]
+    return found
+
+
+def test_no_internal_module_is_imported_by_name_outside_compat(tmp_path):
+    """ruff's TID251 bans ``tensorflow.python`` / ``tensorflow_estimator.python`` imports and attributes outside
+    tf1clip/compat/ (SLF001 their private names); this catches the same modules imported by name."""
+    assert _internal_imports_outside_compat(ROOT) == []
+    (tmp_path / "tf1clip" / "compat").mkdir(parents=True)
+    (tmp_path / "tf1clip" / "contrib").mkdir()
+    violation = "import importlib\nimportlib.import_module('tensorflow.python.ops.lookup_ops')\n"
+    (tmp_path / "tf1clip" / "compat" / "_tf.py").write_text(violation)
+    (tmp_path / "tf1clip" / "contrib" / "m.py").write_text(violation)
+    assert _internal_imports_outside_compat(str(tmp_path)) == [
+        "tf1clip/contrib/m.py:2 tensorflow.python.ops.lookup_ops".replace("/", os.sep)
+    ]
+
+
+def _layout_problems(modules, layout):
+    """Modules (``tf1clip/...py`` paths) that docs/layout.rst does not name on a line of their own, and paths it
+    names that are not modules."""
+    listed = set(re.findall(r"^\* ``(tf1clip/[\w/]+\.py)``: \S", layout, re.M))
+    mentioned = set(re.findall(r"``(tf1clip/[\w/]+\.py)``", layout))
+    return sorted("not in docs/layout.rst: " + m for m in set(modules) - listed) + sorted(
+        "docs/layout.rst names a module that does not exist: " + m for m in mentioned - set(modules)
+    )
+
+
+def test_layout_names_every_module():
+    modules = [
+        os.path.relpath(os.path.join(d, f), ROOT).replace(os.sep, "/")
+        for d, _, files in os.walk(os.path.join(ROOT, "tf1clip"))
+        for f in files
+        if f.endswith(".py")
+    ]
+    with open(os.path.join(ROOT, "docs", "layout.rst"), encoding="utf-8") as f:
+        layout = f.read()
+    assert len(modules) > 140
+    assert _layout_problems(modules, layout) == []
+
+
+def test_layout_check_reports_a_missing_and_a_stale_module():
+    layout = "* ``tf1clip/a.py``: one job.\n``tf1clip/gone.py`` in prose.\n* ``tf1clip/b.py``\n"
+    assert _layout_problems(["tf1clip/a.py", "tf1clip/b.py"], layout) == [
+        "not in docs/layout.rst: tf1clip/b.py",
+        "docs/layout.rst names a module that does not exist: tf1clip/gone.py",
+    ]

@@ -30,7 +30,7 @@ HEADER = "import tensorflow as _tf1clip_tf\n_tf1clip_tf.compat.v1.disable_v2_beh
         ),
         (
             "from tensorflow.contrib.opt.python.training.agn_optimizer import GLOBAL_VARIABLE_NAME",
-            "from tf1clip.contrib.opt._agn import GLOBAL_VARIABLE_NAME",
+            "from tf1clip.contrib.opt.agn_optimizer import GLOBAL_VARIABLE_NAME",
         ),
         ("from tensorflow.contrib.opt import AdamWOptimizer", "from tf1clip.contrib.opt import AdamWOptimizer"),
         ("import tensorflow as tf", "import tensorflow.compat.v1 as tf"),

@@ -3,10 +3,11 @@ and quantize stay ERRORs (the rest of contrib.learn is tf1clip.contrib.learn's: 
 
 import importlib
 import importlib.util
-import textwrap
 
 import pytest
 
+from helpers import upgrade
+from helpers import upgrade_issues
 from tf1clip.upgrade import _gan_names
 from tf1clip.upgrade import _tables
 from tf1clip.upgrade import upgrade_source
@@ -14,14 +15,6 @@ from tf1clip.upgrade import upgrade_source
 pytestmark = pytest.mark.filterwarnings("ignore:visit_.* is deprecated:DeprecationWarning")
 
 GAN_INFO = "pip install 'tf1clip[gan]'"
-
-
-def _up(source, target="modern"):
-    return upgrade_source(textwrap.dedent(source), target=target)
-
-
-def _issues(result, severity="ERROR"):
-    return [(e.line, e.message) for e in result.log if e.severity == severity]
 
 
 @pytest.mark.parametrize(
@@ -63,7 +56,7 @@ def _issues(result, severity="ERROR"):
 def test_gan_every_spelling_with_one_info_line(before, after):
     result = upgrade_source(before)
     assert result.text == after
-    assert not _issues(result) and not _issues(result, "WARNING")
+    assert not upgrade_issues(result, "ERROR", "WARNING")
     assert sum(GAN_INFO in e.message for e in result.log) == 1
 
 
@@ -82,7 +75,7 @@ def test_gan_name_table_targets_exist_and_match_installed_tf_gan():
 
 
 def test_unknown_gan_name_is_an_error_saying_tf_gan_lacks_it():
-    errors = _issues(_up("import tensorflow as tf\nx = tf.contrib.gan.no_such_thing(1)\n"))
+    errors = upgrade_issues(upgrade("import tensorflow as tf\nx = tf.contrib.gan.no_such_thing(1)\n"))
     assert len(errors) == 1 and "TF-GAN 2.1.0 (tensorflow_gan)" in errors[0][1]
 
 
@@ -126,7 +119,7 @@ def test_unknown_gan_name_is_an_error_saying_tf_gan_lacks_it():
 def test_hparams_and_tfprof_every_spelling_without_issues(before, after):
     result = upgrade_source(before)
     assert result.text == after
-    assert not _issues(result) and not _issues(result, "WARNING")
+    assert not upgrade_issues(result, "ERROR", "WARNING")
     assert not any("pip install" in e.message for e in result.log)
 
 
@@ -141,8 +134,8 @@ def test_upgraded_tfprof_and_hparams_targets_import():
 
 def test_learn_models_and_quantize_stay_errors_naming_the_replacement():
     # tf.contrib.learn's Estimator, RunConfig and Experiment are tf1clip.contrib.learn's (tests/subprocess/test_contrib_learn.py).
-    errors = _issues(
-        _up(
+    errors = upgrade_issues(
+        upgrade(
             """\
             import tensorflow as tf
             m = tf.contrib.learn.models.logistic_regression(x, y)

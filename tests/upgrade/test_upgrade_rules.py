@@ -10,6 +10,8 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
+from helpers import upgrade
+from helpers import upgrade_issues
 from tf1clip.contrib import _manifest
 from tf1clip.upgrade import _slim_names
 from tf1clip.upgrade import _tables
@@ -21,14 +23,6 @@ v1 = tf.compat.v1
 SLIM_INFO = "pip install 'tf1clip[slim]'"
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-def _up(source, target="modern"):
-    return upgrade_source(textwrap.dedent(source), target=target)
-
-
-def _issues(result, severity="ERROR"):
-    return [(e.line, e.message) for e in result.log if e.severity == severity]
 
 
 def test_slim_table_is_the_installed_tf_slims_public_names():
@@ -129,19 +123,19 @@ def test_tf1clips_own_targets_exist():
 def test_tf_slim_family_is_routed_in_every_spelling_with_one_info_line(before, after):
     result = upgrade_source(before)
     assert result.text == after
-    assert not _issues(result) and not _issues(result, "WARNING")
+    assert not upgrade_issues(result, "ERROR", "WARNING")
     assert sum(SLIM_INFO in e.message for e in result.log) == 1
 
 
 def test_what_tf_slim_lacks_stays_an_error_naming_the_successor_and_its_model_zoo_is_routed():
-    result = _up("""\
+    result = upgrade("""\
         import tensorflow as tf
         from tensorflow.contrib.slim.nets import resnet_v1
         col = tf.contrib.layers.embedding_column(ids, 8)
         batch = tf.contrib.training.bucket_by_sequence_length(n, tensors, 8, [4])
         net, _ = resnet_v1.resnet_v1_50(images)
         """)
-    errors = _issues(result)
+    errors = upgrade_issues(result)
     assert [line for line, _ in errors] == [3, 4]
     assert "tf.feature_column" in errors[0][1]
     assert "tf.data.experimental.bucket_by_sequence_length" in errors[1][1]
@@ -149,7 +143,7 @@ def test_what_tf_slim_lacks_stays_an_error_naming_the_successor_and_its_model_zo
 
 
 def test_an_unprovided_contrib_import_goes_once_every_use_is_converted():
-    result = _up("""\
+    result = upgrade("""\
         import tensorflow as tf
         from tensorflow.contrib import tpu as contrib_tpu
         from tensorflow.contrib.framework import sort
@@ -161,11 +155,11 @@ def test_an_unprovided_contrib_import_goes_once_every_use_is_converted():
         "opt = tf.compat.v1.tpu.CrossShardOptimizer(tf.compat.v1.train.AdamOptimizer(0.1))",
         "order = tf.sort(x)",
     ]
-    assert not _issues(result) and not _issues(result, "WARNING")
+    assert not upgrade_issues(result, "ERROR", "WARNING")
 
 
 def test_flags_and_app_run_go_to_tf_compat_v1():
-    result = _up("""\
+    result = upgrade("""\
         import tensorflow as tf
         from tensorflow import flags as tf_flags
         from tensorflow import app
@@ -187,12 +181,12 @@ def test_flags_and_app_run_go_to_tf_compat_v1():
         if __name__ == "__main__":
             tf.compat.v1.app.run(main)
         """)
-    assert not _issues(result) and not _issues(result, "WARNING")
+    assert not upgrade_issues(result, "ERROR", "WARNING")
     assert callable(v1.flags.DEFINE_integer) and callable(v1.app.flags.DEFINE_string) and callable(v1.app.run)
 
 
 def test_contrib_rnn_import_forms_go_to_tf_compat_v1_nn():
-    result = _up("""\
+    result = upgrade("""\
         import tensorflow as tf
         from tensorflow.contrib import rnn
         from tensorflow.contrib import rnn as contrib_rnn
@@ -201,7 +195,7 @@ def test_contrib_rnn_import_forms_go_to_tf_compat_v1_nn():
         outputs, state = contrib_rnn.static_rnn(cell, inputs, dtype=tf.float32)
         state = contrib_rnn.LSTMStateTuple(c, h)
         """)
-    assert not _issues(result)
+    assert not upgrade_issues(result)
     lines = result.text.splitlines()
     assert lines[0].startswith("import os") and lines[1].startswith('os.environ["TF_USE_LEGACY_KERAS"] = "1"')
     assert lines[3:] == [
@@ -210,12 +204,12 @@ def test_contrib_rnn_import_forms_go_to_tf_compat_v1_nn():
         "outputs, state = tf.compat.v1.nn.static_rnn(cell, inputs, dtype=tf.float32)",
         "state = tf.compat.v1.nn.rnn_cell.LSTMStateTuple(c, h)",
     ]
-    result = _up("""\
+    result = upgrade("""\
         from tensorflow.contrib import rnn
         cell = rnn.NTMCell(4)
         other = rnn.GRUCell(4)
         """)
-    errors = _issues(result)
+    errors = upgrade_issues(result)
     assert [line for line, _ in errors] == [1, 2]  # the import stays, and says so
     assert "tf.compat.v1.nn.rnn_cell" in errors[0][1] and "tf.compat.v1.nn.rnn_cell" in errors[1][1]
     assert "tf1clip.contrib.rnn re-creates every name TF 1.15's tf.contrib.rnn exported" in errors[1][1]
@@ -223,7 +217,7 @@ def test_contrib_rnn_import_forms_go_to_tf_compat_v1_nn():
 
 
 def test_contrib_rnn_module_with_nascell_converts_every_use():
-    result = _up("""\
+    result = upgrade("""\
         import tensorflow as tf
         from tensorflow.contrib import rnn
         from tensorflow.contrib.rnn.python.ops import fused_rnn_cell
@@ -233,7 +227,7 @@ def test_contrib_rnn_module_with_nascell_converts_every_use():
         fused = fused_rnn_cell.TimeReversedFusedRNN(LSTMBlockFusedCell(8))
         other = [tf.contrib.rnn.GridLSTMCell(4, num_frequency_blocks=[1]), rnn.best_effort_input_batch_size([x])]
         """)
-    assert not _issues(result)
+    assert not upgrade_issues(result)
     assert "tensorflow.contrib" not in result.text
     assert result.text.splitlines()[2:] == [
         "import tensorflow as tf",
@@ -250,7 +244,7 @@ def test_contrib_rnn_module_with_nascell_converts_every_use():
 
 
 def test_contrib_rnn_names_tf1clip_recreates_go_to_tf1clip_in_every_spelling():
-    result = _up("""\
+    result = upgrade("""\
         import tensorflow as tf
         import tensorflow.contrib.rnn as rnn
         from tensorflow.contrib import rnn as contrib_rnn
@@ -269,7 +263,7 @@ def test_contrib_rnn_names_tf1clip_recreates_go_to_tf1clip_in_every_spelling():
         g = [seq2seq.model_with_buckets, tf.contrib.cudnn_rnn.CudnnCompatibleGRUCell(3), CudnnCompatibleLSTMCell(2)]
         h = tf.contrib.rnn.stack_bidirectional_dynamic_rnn
         """)
-    assert not _issues(result)
+    assert not upgrade_issues(result)
     lines = result.text.splitlines()
     assert lines[:2] == [
         "import os",
@@ -301,19 +295,19 @@ def test_contrib_rnn_names_tf1clip_recreates_go_to_tf1clip_in_every_spelling():
 
 
 def test_what_tf1clip_does_not_recreate_stays_an_error_that_says_what_to_do():
-    result = _up("""\
+    result = upgrade("""\
         import tensorflow as tf
         lstm = tf.contrib.cudnn_rnn.CudnnLSTM(1, 8)
         ntm = tf.contrib.rnn.python.ops.rnn_cell.NTMCell(4)
         """)
-    errors = _issues(result)
+    errors = upgrade_issues(result)
     assert [line for line, _ in errors] == [3]
     assert "the cells it did not export (NTMCell" in errors[0][1]
     assert "lstm = tf1clip.contrib.cudnn_rnn.CudnnLSTM(1, 8)" in result.text
 
 
 def test_contrib_module_objects_are_rewritten_only_when_every_use_is_provided():
-    result = _up("""\
+    result = upgrade("""\
         import tensorflow as tf
         a = getattr(tf.contrib.opt, name, None)
         b = getattr(tf.contrib.opt, "DelayCompensatedGradientDescentOptimizer")
@@ -331,26 +325,26 @@ def test_contrib_module_objects_are_rewritten_only_when_every_use_is_provided():
         "d = getattr(opt_module, name)",
         "register(tf.contrib.training)",
     ]
-    errors = _issues(result)
+    errors = upgrade_issues(result)
     assert [line for line, _ in errors] == [3, 7]
     assert "DelayCompensatedGradientDescentOptimizer" in errors[0][1]
     assert "passed around as a module object" in errors[1][1]
 
 
 def test_a_run_time_name_of_a_module_tf1clip_does_not_complete_stays_an_error():
-    result = _up("import tensorflow as tf\nf = getattr(tf.contrib.training, name)\n")
-    errors = _issues(result)
+    result = upgrade("import tensorflow as tf\nf = getattr(tf.contrib.training, name)\n")
+    errors = upgrade_issues(result)
     assert [line for line, _ in errors] == [2] and "cannot be known before the program runs" in errors[0][1]
 
 
 def test_one_error_per_symbol_and_line():
-    result = _up(
+    result = upgrade(
         "import tensorflow as tf\nx = tf.contrib.quantize.create_eval_graph(g)\ny = tf.contrib.image.rotate(i, 1)\n"
         "w = tf.contrib.image.dense_image_warp(i, f)\n"
     )
-    errors = _issues(result)
+    errors = upgrade_issues(result)
     assert [line for line, _ in errors] == [2, 3, 4]
-    assert not _issues(result, "WARNING")
+    assert not upgrade_issues(result, "WARNING")
     assert "tf.image" in errors[2][1]
     assert "Also: tf.contrib.image.dense_image_warp requires manual check" in errors[2][1]  # tf_upgrade_v2's
     assert "tfa.image.dense_image_warp" in errors[2][1]
@@ -394,8 +388,8 @@ MIXED = """\
 
 
 def _run_mixed(manager, grads):
-    result = _up(MIXED.format(manager=manager))
-    assert not _issues(result) and not _issues(result, "WARNING"), result.log
+    result = upgrade(MIXED.format(manager=manager))
+    assert not upgrade_issues(result, "ERROR", "WARNING"), result.log
     assert "tf.compat.v1.disable_v2_behavior()" in result.text
     # In this process a tf.Graph gives the graph mode; the switch itself would hold for every later test.
     runnable = "\n".join(line for line in result.text.splitlines() if "disable_v2_behavior" not in line)
@@ -478,7 +472,7 @@ def test_contrib_spec_sequences_and_fixed_manager():
 
 
 def test_mixed_precision_import_forms():
-    result = _up("""\
+    result = upgrade("""\
         import tensorflow as tf
         from tensorflow.contrib.mixed_precision import ExponentialUpdateLossScaleManager, LossScaleOptimizer
         import tensorflow.contrib.mixed_precision as mp
@@ -486,7 +480,7 @@ def test_mixed_precision_import_forms():
         opt = LossScaleOptimizer(tf.train.AdamOptimizer(1e-3), manager)
         fixed = mp.FixedLossScaleManager(loss_scale=128)
         """)
-    assert not _issues(result), result.log
+    assert not upgrade_issues(result), result.log
     assert result.text == textwrap.dedent("""\
         import tensorflow as tf
         import tf1clip.contrib.mixed_precision
@@ -505,7 +499,7 @@ def test_mode_keys_become_their_values_or_tf_estimator_mode_keys():
         keys = tf.contrib.learn.ModeKeys
         train = keys.TRAIN
         """
-    modern = _up(source)
+    modern = upgrade(source)
     assert modern.text.splitlines()[1] == "import tf1clip.contrib.learn"
     assert modern.text.splitlines()[3:] == [
         "    if mode == 'train' or mode != 'infer':",
@@ -513,25 +507,25 @@ def test_mode_keys_become_their_values_or_tf_estimator_mode_keys():
         "keys = tf1clip.contrib.learn.ModeKeys",
         "train = 'train'",
     ]
-    assert _issues(modern) == []  # the class itself is tf1clip.contrib.learn's
-    estimator = _up(source, target="estimator")
+    assert upgrade_issues(modern) == []  # the class itself is tf1clip.contrib.learn's
+    estimator = upgrade(source, target="estimator")
     assert estimator.text.splitlines()[3:] == [
         "    if mode == tf.estimator.ModeKeys.TRAIN or mode != tf.estimator.ModeKeys.PREDICT:",
         "        mode = tf.estimator.ModeKeys.PREDICT",
         "keys = tf1clip.contrib.learn.ModeKeys",
         "train = tf.estimator.ModeKeys.TRAIN",
     ]
-    assert _issues(estimator) == []
+    assert upgrade_issues(estimator) == []
 
 
 def test_legacy_keras_switch_only_for_tf_2_16_and_newer():
     source = "import tensorflow as tf\ny = tf.layers.dense(x, 3)\n"
-    assert "TF_USE_LEGACY_KERAS" in _up(source).text
-    assert _up(source, target="estimator").text == "import tensorflow as tf\ny = tf.compat.v1.layers.dense(x, 3)\n"
+    assert "TF_USE_LEGACY_KERAS" in upgrade(source).text
+    assert upgrade(source, target="estimator").text == "import tensorflow as tf\ny = tf.compat.v1.layers.dense(x, 3)\n"
 
 
 def test_aliases_and_imports_of_memberwise_modules_go_once_every_use_is_converted():
-    result = _up("""\
+    result = upgrade("""\
         import tensorflow as tf
         from tensorflow.contrib.framework import nest as contrib_nest
         nest = tf.contrib.framework.nest
@@ -541,7 +535,7 @@ def test_aliases_and_imports_of_memberwise_modules_go_once_every_use_is_converte
         rnn = tf.contrib.rnn
         c = rnn.GRUCell(3)
         """)
-    assert not _issues(result)
+    assert not upgrade_issues(result)
     assert result.text.splitlines()[3:] == [
         "nest = tf.nest",
         "flat = tf.nest.flatten(x)",
@@ -550,13 +544,13 @@ def test_aliases_and_imports_of_memberwise_modules_go_once_every_use_is_converte
         "rnn = tf.compat.v1.nn.rnn_cell",
         "c = tf.compat.v1.nn.rnn_cell.GRUCell(3)",
     ]
-    result = _up("import tensorflow as tf\nnest = tf.contrib.framework.nest\nq = nest.flatten_up_to(s, x)\n")
-    assert [line for line, _ in _issues(result)] == [2, 3]
+    result = upgrade("import tensorflow as tf\nnest = tf.contrib.framework.nest\nq = nest.flatten_up_to(s, x)\n")
+    assert [line for line, _ in upgrade_issues(result)] == [2, 3]
     assert result.text.splitlines()[1] == "nest = tf.contrib.framework.nest"
 
 
 def test_tf1_summary_ops_and_bare_tf1_modules_go_to_tf_compat_v1():
-    result = _up("""\
+    result = upgrade("""\
         import tensorflow as tf
         tf.summary.scalar("lr", lr)
         tf.summary.histogram(var.op.name, var)
@@ -569,7 +563,7 @@ def test_tf1_summary_ops_and_bare_tf1_modules_go_to_tf_compat_v1():
         'decay = getattr(tf.compat.v1.train, "exponential_decay")',
         "modules = [tf.compat.v1.nn, tf.compat.v1.losses]",
     ]
-    assert not _issues(result) and not _issues(result, "WARNING")
+    assert not upgrade_issues(result, "ERROR", "WARNING")
     assert callable(v1.train.exponential_decay)
     with tf.Graph().as_default():
         assert v1.summary.scalar("lr", tf.constant(1.0)).dtype == tf.string  # TF 1's op: no TensorBoard needed
@@ -583,9 +577,9 @@ def test_session_hooks_go_to_tf_compat_v1_train_on_every_target():
         """
     expected = "hooks = [tf.compat.v1.train.StopAtStepHook(num_steps=5), tf.compat.v1.train.LoggingTensorHook([x], every_n_iter=1)]"
     for target in ("modern", "estimator"):
-        result = _up(source, target=target)
+        result = upgrade(source, target=target)
         assert result.text.splitlines()[1] == expected, target
-        assert not _issues(result), target
+        assert not upgrade_issues(result), target
     assert v1.train.StopAtStepHook and v1.train.LoggingTensorHook
 
 

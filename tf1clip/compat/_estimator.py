@@ -39,12 +39,12 @@ import importlib
 import importlib.util
 import os
 import sys
-import threading
 import types
 import warnings
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List
 
 from tf1clip.compat import _tf
+from tf1clip.compat._patchset import PatchSet
 
 ESTIMATOR_API_NAME = "estimator"
 _LEGACY_KERAS_VAR = "TF_USE_LEGACY_KERAS"
@@ -52,9 +52,6 @@ _LEGACY_KERAS_ON = ("true", "True", "1")
 
 INSTALL_HINT = "python3 -m pip install 'tensorflow-estimator==2.15.0' (or '.[cpu,estimator]' in a tf1clip checkout)"
 KERAS_HINT = "python3 -m tf1clip.install_extras legacy-keras"
-
-_lock = threading.Lock()
-_applied: Optional[List[str]] = None
 
 
 def _removed(feature: str, module: str) -> str:
@@ -308,23 +305,21 @@ def _patch_session_threads() -> bool:
     return changed
 
 
-# name -> patch; each returns True when it changed something on this TensorFlow.
-PATCHES: Dict[str, Callable[[], bool]] = {
-    "tf_export_estimator_api": _patch_tf_export,
-    "distribute_estimator_training": _patch_estimator_training,
-    "tpu_removed_modules": _patch_tpu_modules,
-    "legacy_keras": _patch_legacy_keras,
-    "session_threads": _patch_session_threads,
-}
+PATCHES = PatchSet(
+    {
+        "tf_export_estimator_api": _patch_tf_export,
+        "distribute_estimator_training": _patch_estimator_training,
+        "tpu_removed_modules": _patch_tpu_modules,
+        "legacy_keras": _patch_legacy_keras,
+        "session_threads": _patch_session_threads,
+    },
+    checked_on="tensorflow-estimator 2.15.0 on TensorFlow 2.15.1, 2.16.2, 2.21.0",
+)
 
 
 def apply() -> List[str]:
     """Applies ``PATCHES`` for this TensorFlow, once; returns the names of those that changed something."""
-    global _applied
-    with _lock:
-        if _applied is None:
-            _applied = [name for name, patch in PATCHES.items() if patch()]
-        return list(_applied)
+    return PATCHES.apply()
 
 
 def load() -> types.ModuleType:

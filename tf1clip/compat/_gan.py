@@ -24,10 +24,10 @@ import importlib.metadata
 import importlib.util
 import inspect
 import sys
-import threading
 import types
 from typing import Any, Callable, Dict, List, Optional
 
+from tf1clip.compat._patchset import PatchSet
 from tf1clip.contrib import _successor
 
 # tf1clip.contrib.gan namespace -> the TF-GAN module behind it.
@@ -42,10 +42,6 @@ DELEGATES: Dict[str, str] = {
 }
 
 INSTALL_HINT = "pip install 'tf1clip[gan]'"
-
-_lock = threading.RLock()
-_applied: Optional[List[str]] = None
-
 
 _Shim = _successor.Shim
 
@@ -270,19 +266,22 @@ def _patch_getargspec() -> bool:
     return changed
 
 
-# name -> patch; each returns True when it changed something on this TensorFlow and Python.
-PATCHES: Dict[str, Callable[[], bool]] = {
-    "estimator_namespace": _patch_estimator_namespace,
-    "lazy_hub_and_probability": _patch_lazy_imports,
-    "inspect_getargspec": _patch_getargspec,
-}
-
-
 def _require_tensorflow_gan(what: str) -> None:
     if importlib.util.find_spec("tensorflow_gan") is None:
         raise _successor.not_installed(
             what, "TF-GAN", INSTALL_HINT, "tensorflow-gan 2.1.0, the maintained successor of tf.contrib.gan"
         )
+
+
+PATCHES = PatchSet(
+    {
+        "estimator_namespace": _patch_estimator_namespace,
+        "lazy_hub_and_probability": _patch_lazy_imports,
+        "inspect_getargspec": _patch_getargspec,
+    },
+    checked_on="tensorflow-gan 2.1.0 on TensorFlow 2.15 and 2.21 with Python 3.11",
+    requires=lambda: _require_tensorflow_gan("tf1clip's TF-GAN compatibility layer"),
+)
 
 
 def apply() -> List[str]:
@@ -291,12 +290,7 @@ def apply() -> List[str]:
     Raises:
       ImportError: TF-GAN is not installed; the message says ``pip install 'tf1clip[gan]'``.
     """
-    global _applied
-    with _lock:
-        if _applied is None:
-            _require_tensorflow_gan("tf1clip's TF-GAN compatibility layer")
-            _applied = [name for name, patch in PATCHES.items() if patch()]
-        return list(_applied)
+    return PATCHES.apply()
 
 
 def load(namespace: str, what: str) -> types.ModuleType:

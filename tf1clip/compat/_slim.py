@@ -17,10 +17,10 @@ import functools
 import importlib
 import importlib.util
 import sys
-import threading
 import types
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
+from tf1clip.compat._patchset import PatchSet
 from tf1clip.contrib import _successor
 
 # tf1clip.contrib namespace -> tf-slim modules searched in order.
@@ -39,9 +39,6 @@ INSTALL_HINT = "pip install 'tf1clip[slim]'"
 
 # Names star-imported from __future__ that tf-slim's namespaces expose by accident.
 _NOT_PUBLIC = frozenset({"absolute_import", "division", "print_function"})
-
-_lock = threading.Lock()
-_applied: Optional[List[str]] = None
 
 
 def _require_tf_slim(what: str) -> types.ModuleType:
@@ -361,19 +358,17 @@ def _patch_supervisor() -> bool:
     return True
 
 
-# name -> patch; each returns True when it changed something on this TensorFlow.
-PATCHES: Dict[str, Callable[[], bool]] = {
-    "moved_tf_symbols": _patch_moved_symbols,
-    "batch_norm_legacy_layer": _patch_batch_norm,
-    "supervisor_threads_graph_mode": _patch_supervisor,
-}
+PATCHES = PatchSet(
+    {
+        "moved_tf_symbols": _patch_moved_symbols,
+        "batch_norm_legacy_layer": _patch_batch_norm,
+        "supervisor_threads_graph_mode": _patch_supervisor,
+    },
+    checked_on="tf-slim 1.1.0 on TensorFlow 2.15, 2.16, 2.21",
+    requires=lambda: _require_tf_slim("tf1clip's tf-slim compatibility layer"),
+)
 
 
 def apply() -> List[str]:
     """Patches tf-slim for this TensorFlow, once; returns the names of the patches that changed it."""
-    global _applied
-    with _lock:
-        if _applied is None:
-            _require_tf_slim("tf1clip's tf-slim compatibility layer")
-            _applied = [name for name, patch in PATCHES.items() if patch()]
-        return list(_applied)
+    return PATCHES.apply()

@@ -1,6 +1,6 @@
 """Imports TensorFlow once, with a clear message when it is missing or too old, and is the only
 place tf1clip reaches TensorFlow's non-public names (listed in ``PRIVATE_NAMES`` and
-``PRIVATE_INSTANCE_ATTRIBUTES``; tests/test_tf_internals.py resolves them all)."""
+``PRIVATE_INSTANCE_ATTRIBUTES``; tests/unit/test_tf_internals.py resolves them all)."""
 
 import sys
 
@@ -84,7 +84,7 @@ _warn_protobuf_mismatch()
 
 # --- Non-public TensorFlow symbols (the only place tf1clip reaches them) -------------
 # Each entry: what it is for, the TF versions it was checked on, the public API that
-# would replace it. tests/test_tf_internals.py resolves every entry in PRIVATE_NAMES.
+# would replace it. tests/unit/test_tf_internals.py resolves every entry in PRIVATE_NAMES.
 
 
 def lso_is_dynamic(optimizer):
@@ -140,7 +140,7 @@ def save_slice_info(var):
     """The ``SaveSliceInfo`` of a partition of a ``PartitionedVariable`` (else None).
 
     ``Variable._save_slice_info``, an instance attribute set on each partition: checked
-    on TF 2.15, 2.16, 2.21 (tests/test_partitioned.py builds partitioned variables on
+    on TF 2.15, 2.16, 2.21 (tests/unit/test_partitioned.py builds partitioned variables on
     each). Public replacement: none in ``tf.compat.v1``.
     """
     return getattr(var, "_save_slice_info", None)
@@ -234,7 +234,7 @@ def optimizer_learning_rate(optimizer):
     ElasticAverageOptimizer's default ``rho`` (TF 1.15: ``moving_rate / opt._learning_rate``,
     an ``AttributeError`` for Adam, whose attribute is ``_lr``). Instance attributes
     ``_learning_rate`` (GradientDescent, Momentum, Adagrad, RMSProp, ...) or ``_lr``
-    (Adam): checked on TF 2.15, 2.16, 2.21 (tests/test_tf_internals.py). Public
+    (Adam): checked on TF 2.15, 2.16, 2.21 (tests/unit/test_tf_internals.py). Public
     replacement: none.
     """
     for name in ("_learning_rate", "_lr"):

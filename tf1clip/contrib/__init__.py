@@ -25,7 +25,7 @@ fixed (docs/contrib.rst):
   ``preprocessing.VocabularyProcessor`` ... on ``tf1clip.estimator`` (docs/learn.rst)
 
 Every other public name of ``slim``, ``layers``, ``framework``, ``losses``,
-``metrics`` and ``training`` is tf-slim's (``_slim.DELEGATES``),
+``metrics`` and ``training`` is tf-slim's (``tf1clip.compat._slim.DELEGATES``),
 imported and patched for TF 2 on first use (docs/slim.rst); ``gan`` is
 TF-GAN's (docs/gan.rst). Importing ``tf1clip.contrib`` imports none of its modules (nor TensorFlow):
 each is imported on first use. The names and where they come from are ``tf1clip.contrib._manifest``'s.
@@ -33,7 +33,7 @@ each is imported on first use. The names and where they come from are ``tf1clip.
 
 from tf1clip.contrib import _manifest
 
-__all__ = list(_manifest.names("tf1clip.contrib"))
+__all__ = _manifest.names_of(__name__)
 
 __getattr__ = _manifest.module_getattr("tf1clip.contrib", globals())
 __dir__ = _manifest.module_dir("tf1clip.contrib", globals())

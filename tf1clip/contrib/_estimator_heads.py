@@ -3,28 +3,25 @@
 tensorflow-estimator 2.15 kept the v1 single-label heads (``canned.head``) but not these two, which only
 ``tf.contrib.estimator`` had; this module re-creates them with TF 1.15's losses, predictions, export outputs,
 metric keys and summaries. Imported by ``tf1clip.contrib.estimator`` when first used (it imports
-tensorflow-estimator); the one module that reaches tensorflow-estimator's v1 head internals, which TF 1.15's
-contrib heads called.
+tensorflow-estimator); tensorflow-estimator's v1 head internals, which TF 1.15's contrib heads called, come
+from ``tf1clip.compat._heads``.
 """
 
 import tensorflow as tf
 
 from tf1clip import estimator as _estimator
-from tensorflow_estimator.python.estimator.canned import head as head_lib
-from tensorflow_estimator.python.estimator.canned import metric_keys
-from tensorflow_estimator.python.estimator.canned import prediction_keys
-from tensorflow_estimator.python.estimator.export import export_output
-from tensorflow.python.ops import lookup_ops
+from tf1clip.compat import _heads
+from tf1clip.compat import _tf
 
-regression_head = head_lib._regression_head
-binary_classification_head = head_lib._binary_logistic_head_with_sigmoid_cross_entropy_loss
-multi_class_head = head_lib._multi_class_head_with_softmax_cross_entropy_loss
-validate_loss_fn_args = head_lib._validate_loss_fn_args
-assert_range = head_lib._assert_range
+regression_head = _heads.regression_head
+binary_classification_head = _heads.binary_classification_head
+multi_class_head = _heads.multi_class_head
+validate_loss_fn_args = _heads.validate_loss_fn_args
+assert_range = _heads.assert_range
 
 _V1 = tf.compat.v1
-_KEYS = metric_keys.MetricKeys
-_PRED = prediction_keys.PredictionKeys
+_KEYS = _heads.MetricKeys
+_PRED = _heads.PredictionKeys
 _SERVING = tf.saved_model.DEFAULT_SERVING_SIGNATURE_DEF_KEY
 _NO_LABELS = (
     "You must provide a labels Tensor. Given: None. Suggested troubleshooting steps: Check that your data "
@@ -49,7 +46,7 @@ def _with_regularization(training_loss, regularization_losses):
     return tf.add_n([training_loss, regularization_loss]), regularization_loss
 
 
-class MultiLabelHead(head_lib._Head):
+class MultiLabelHead(_heads.Head):
     """``tf.contrib.estimator.multi_label_head``'s head: sigmoid cross-entropy averaged over the classes."""
 
     def __init__(
@@ -76,11 +73,11 @@ class MultiLabelHead(head_lib._Head):
         if labels is None:
             raise ValueError(_NO_LABELS)
         if not isinstance(labels, tf.SparseTensor):
-            return head_lib._assert_range(
+            return _heads.assert_range(
                 labels, 2, message="labels must be an integer indicator Tensor with values in [0, 1]"
             )
         if labels.dtype == tf.string:
-            table = lookup_ops.index_table_from_tensor(tuple(self._label_vocabulary), name="class_id_lookup")
+            table = _tf.lookup_ops().index_table_from_tensor(tuple(self._label_vocabulary), name="class_id_lookup")
             labels = tf.SparseTensor(labels.indices, table.lookup(labels.values), labels.dense_shape)
             return tf.cast(tf.sparse.to_indicator(labels, self._n_classes), tf.int64)
         message = "labels must be an integer SparseTensor with values in [0, %d)" % self._n_classes
@@ -96,11 +93,11 @@ class MultiLabelHead(head_lib._Head):
         """See ``_Head``."""
         del mode
         logits = tf.convert_to_tensor(logits)
-        labels = head_lib._check_dense_labels_match_logits_and_reshape(
+        labels = _heads.check_dense_labels_match_logits_and_reshape(
             labels=self._indicator_labels(labels), logits=logits, expected_labels_dimension=self._n_classes
         )
         if self._loss_fn:
-            unreduced = head_lib._call_loss_fn(
+            unreduced = _heads.call_loss_fn(
                 loss_fn=self._loss_fn, labels=labels, logits=logits, features=features, expected_loss_dim=1
             )
         else:
@@ -108,11 +105,11 @@ class MultiLabelHead(head_lib._Head):
                 multi_class_labels=labels, logits=logits, reduction=_V1.losses.Reduction.NONE
             )
             unreduced = tf.reduce_mean(per_class, axis=-1, keepdims=True)
-        weights = head_lib._get_weights_and_check_match_logits(
+        weights = _heads.get_weights_and_check_match_logits(
             features=features, weight_column=self._weight_column, logits=logits
         )
         loss = _V1.losses.compute_weighted_loss(unreduced, weights=weights, reduction=self._loss_reduction)
-        return head_lib.LossSpec(training_loss=loss, unreduced_loss=unreduced, weights=weights, processed_labels=labels)
+        return _heads.LossSpec(training_loss=loss, unreduced_loss=unreduced, weights=weights, processed_labels=labels)
 
     def create_estimator_spec(
         self, features, mode, logits, labels=None, optimizer=None, train_op_fn=None, regularization_losses=None
@@ -120,18 +117,18 @@ class MultiLabelHead(head_lib._Head):
         """See ``_Head``: a ``tf.compat.v1.estimator.EstimatorSpec``."""
         modes = _estimator.ModeKeys
         with tf.name_scope(self._name or "head"):
-            logits = head_lib._check_logits_final_dim(logits, self._n_classes)
+            logits = _heads.check_logits_final_dim(logits, self._n_classes)
             with tf.name_scope("predictions"):
                 probabilities = tf.sigmoid(logits, name=_PRED.PROBABILITIES)
                 predictions = {_PRED.LOGITS: logits, _PRED.PROBABILITIES: probabilities}
             if mode == modes.PREDICT:
-                classification = head_lib._classification_output(
+                classification = _heads.classification_output(
                     scores=probabilities, n_classes=self._n_classes, label_vocabulary=self._label_vocabulary
                 )
                 outputs = {
                     _SERVING: classification,
-                    head_lib._CLASSIFY_SERVING_KEY: classification,
-                    head_lib._PREDICT_SERVING_KEY: export_output.PredictOutput(predictions),
+                    _heads.CLASSIFY_SERVING_KEY: classification,
+                    _heads.PREDICT_SERVING_KEY: _heads.PredictOutput(predictions),
                 }
                 return _estimator.EstimatorSpec(mode, predictions=predictions, export_outputs=outputs)
             loss, unreduced, weights, labels = self.create_loss(features, mode, logits, labels)
@@ -139,23 +136,23 @@ class MultiLabelHead(head_lib._Head):
             if mode == modes.EVAL:
                 metrics = self._metrics(labels, probabilities, weights, unreduced, regularization)
                 return _estimator.EstimatorSpec(mode, predictions=predictions, loss=total, eval_metric_ops=metrics)
-            train_op = head_lib._append_update_ops(_train_op(total, optimizer, train_op_fn))
+            train_op = _heads.append_update_ops(_train_op(total, optimizer, train_op_fn))
             mean_loss = None
             if self._loss_reduction == _V1.losses.Reduction.SUM:
                 mean_loss = loss / tf.reduce_sum(weights * tf.ones_like(unreduced))
         with tf.name_scope(""):
-            _V1.summary.scalar(head_lib._summary_key(self._name, _KEYS.LOSS), total)
+            _V1.summary.scalar(_heads.summary_key(self._name, _KEYS.LOSS), total)
             if mean_loss is not None:
-                _V1.summary.scalar(head_lib._summary_key(self._name, _KEYS.LOSS_MEAN), mean_loss)
+                _V1.summary.scalar(_heads.summary_key(self._name, _KEYS.LOSS_MEAN), mean_loss)
             if regularization is not None:
-                _V1.summary.scalar(head_lib._summary_key(self._name, _KEYS.LOSS_REGULARIZATION), regularization)
+                _V1.summary.scalar(_heads.summary_key(self._name, _KEYS.LOSS_REGULARIZATION), regularization)
         return _estimator.EstimatorSpec(mode, predictions=predictions, loss=total, train_op=train_op)
 
     def _class_key(self, by_id, by_name, class_id):
         return by_id % class_id if self._label_vocabulary is None else by_name % self._label_vocabulary[class_id]
 
     def _metrics(self, labels, probabilities, weights, unreduced, regularization):
-        key = lambda k: head_lib._summary_key(self._name, k)  # noqa: E731
+        key = lambda k: _heads.summary_key(self._name, k)  # noqa: E731
         with tf.name_scope("metrics"):
             ops = {
                 key(_KEYS.LOSS_MEAN): _V1.metrics.mean(unreduced, weights=weights, name=_KEYS.LOSS_MEAN),
@@ -168,9 +165,9 @@ class MultiLabelHead(head_lib._Head):
                 ops[key(_KEYS.LOSS_REGULARIZATION)] = _V1.metrics.mean(regularization, name=_KEYS.LOSS_REGULARIZATION)
             for threshold in self._thresholds:
                 for template, fn in (
-                    (_KEYS.ACCURACY_AT_THRESHOLD, head_lib._accuracy_at_threshold),
-                    (_KEYS.PRECISION_AT_THRESHOLD, head_lib._precision_at_threshold),
-                    (_KEYS.RECALL_AT_THRESHOLD, head_lib._recall_at_threshold),
+                    (_KEYS.ACCURACY_AT_THRESHOLD, _heads.accuracy_at_threshold),
+                    (_KEYS.PRECISION_AT_THRESHOLD, _heads.precision_at_threshold),
+                    (_KEYS.RECALL_AT_THRESHOLD, _heads.recall_at_threshold),
                 ):
                     name = template % threshold
                     ops[key(name)] = fn(labels, probabilities, weights, threshold, name=name)
@@ -178,13 +175,11 @@ class MultiLabelHead(head_lib._Head):
                 class_probabilities = probabilities[..., class_id : class_id + 1]
                 class_labels = labels[..., class_id : class_id + 1]
                 name = self._class_key(_KEYS.PROBABILITY_MEAN_AT_CLASS, _KEYS.PROBABILITY_MEAN_AT_NAME, class_id)
-                ops[key(name)] = head_lib._predictions_mean(class_probabilities, weights=weights, name=name)
+                ops[key(name)] = _heads.predictions_mean(class_probabilities, weights=weights, name=name)
                 name = self._class_key(_KEYS.AUC_AT_CLASS, _KEYS.AUC_AT_NAME, class_id)
-                ops[key(name)] = head_lib._auc(class_labels, class_probabilities, weights=weights, name=name)
+                ops[key(name)] = _heads.auc(class_labels, class_probabilities, weights=weights, name=name)
                 name = self._class_key(_KEYS.AUC_PR_AT_CLASS, _KEYS.AUC_PR_AT_NAME, class_id)
-                ops[key(name)] = head_lib._auc(
-                    class_labels, class_probabilities, weights=weights, curve="PR", name=name
-                )
+                ops[key(name)] = _heads.auc(class_labels, class_probabilities, weights=weights, curve="PR", name=name)
         return ops
 
 
@@ -200,7 +195,7 @@ def _weighted_sum(values, head_weights):
         return tf.add_n(list(values))
 
 
-class MultiHead(head_lib._Head):
+class MultiHead(_heads.Head):
     """``tf.contrib.estimator.multi_head``'s head: the (weighted) sum of its heads' losses."""
 
     def __init__(self, heads, head_weights):
@@ -242,7 +237,7 @@ class MultiHead(head_lib._Head):
             unreduced[head.name] = spec.unreduced_loss if factor is None else spec.unreduced_loss * factor
             weights[head.name] = spec.weights if factor is None else tf.multiply(spec.weights, factor)
             processed[head.name] = spec.processed_labels
-        return head_lib.LossSpec(
+        return _heads.LossSpec(
             training_loss=_weighted_sum(losses, self._head_weights),
             unreduced_loss=unreduced,
             weights=weights,
@@ -290,7 +285,7 @@ class MultiHead(head_lib._Head):
             metrics = {}
             with tf.name_scope("merge_eval"):
                 for head, spec in zip(self._heads, specs):
-                    name = head_lib._summary_key(head.name, _KEYS.LOSS)
+                    name = _heads.summary_key(head.name, _KEYS.LOSS)
                     metrics[name] = _V1.metrics.mean(spec.loss, name=name)
                     metrics.update(spec.eval_metric_ops or {})
                 loss = _weighted_sum([spec.loss for spec in specs], self._head_weights)
@@ -311,7 +306,7 @@ class MultiHead(head_lib._Head):
         for head, spec in zip(self._heads, specs):
             for key, output in spec.export_outputs.items():
                 outputs[head.name if key == _SERVING else "%s/%s" % (head.name, key)] = output
-                if key == head_lib._PREDICT_SERVING_KEY and isinstance(output, export_output.PredictOutput):
+                if key == _heads.PREDICT_SERVING_KEY and isinstance(output, _heads.PredictOutput):
                     merged.update({"%s/%s" % (head.name, k): v for k, v in output.outputs.items()})
-        outputs[head_lib._PREDICT_SERVING_KEY] = export_output.PredictOutput(merged)
+        outputs[_heads.PREDICT_SERVING_KEY] = _heads.PredictOutput(merged)
         return outputs

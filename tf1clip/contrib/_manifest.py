@@ -4,16 +4,18 @@ Each :class:`Row` says where a group of public names lives (``target``), which m
 (``impl``, imported on first use), the TF 1.15 module paths TF 1 code imported them from (``tf_paths``,
 ``tf_upgrade_v2``'s spelling, implementation modules included), the extra they need, whether they need
 Keras 2 or build TF 1 graph code, and their documented differences from TF 1.15. The runtime ``__all__``
-and lazy ``__getattr__`` of the ``tf1clip.contrib`` modules, tf1clip-upgrade's table of what it converts
-(``own_table``), its legacy-Keras and graph-mode decisions and its install lines are derived from it.
+(:func:`names_of`) and lazy ``__getattr__`` of the ``tf1clip.contrib`` modules, tf1clip-upgrade's table of
+what it converts (``own_table``), its legacy-Keras and graph-mode decisions and its install lines are derived
+from it.
 
 Adding a name:
 
-1. implement it in its module (``impl``; TF 1.15's file name where one exists);
+1. implement it in its module (``impl``): TF 1.15's ``tensorflow/contrib/<X>/python/<kind>/<Y>.py`` is
+   ``tf1clip/contrib/<X>/<Y>.py`` (docs/layout.rst); its ``__all__`` is ``names_of(__name__)``;
 2. add it to a row here (or add a row: one per implementation module and target), listing every TF 1.15
    module path it was imported from; a row with no ``tf_paths`` is provided at runtime but not converted to
    (tf1clip-upgrade routes those paths elsewhere);
-3. test it (tests/test_manifest.py checks every row's names exist on target and impl and match ``__all__``).
+3. test it (tests/subprocess/test_manifest.py checks every row's names exist on target and impl and match ``__all__``).
 
 Names routed to a maintained successor (tf-slim, TF-GAN) are not rows: :data:`ROUTES` names the
 ``tf1clip.contrib`` modules that route them and the tables listing them.
@@ -190,8 +192,8 @@ def _submodules(target, *names, tf_paths=(), **flags):
     return tuple(Row(target, target + "." + name, (name,), tf_paths, **flags) for name in names)
 
 
-def _opt(impl, names, module):
-    return Row(_C + ".opt", _C + ".opt." + impl, names, (_OPT, _OPT_MODS + module))
+def _opt(names, module):
+    return Row(_C + ".opt", _C + ".opt." + module, names, (_OPT, _OPT_MODS + module))
 
 
 _L = _C + ".learn"
@@ -207,7 +209,7 @@ _EXPORT = ("ExportStrategy", "garbage_collect_exports", "get_timestamped_export_
 _INPUT_FN = ("InputFnOps", "build_default_serving_input_fn", "build_parsing_serving_input_fn")
 
 # tf.contrib.learn (TF 1.15) on tf1clip.estimator: docs/learn.rst. Rows whose modules import tf1clip.estimator
-# (extra "estimator") are checked in a subprocess by tests/test_manifest.py.
+# (extra "estimator") are checked in a subprocess by tests/subprocess/test_manifest.py.
 _LEARN_ROWS: Tuple[Row, ...] = (
     Row(
         _L,
@@ -403,46 +405,51 @@ ROWS: Tuple[Row, ...] = (
         ),
         Row(
             _C + ".layers",
-            _C + ".layers",
+            _C + ".layers.optimizers",
             ("OPTIMIZER_CLS_NAMES", "OPTIMIZER_SUMMARIES", "adaptive_clipping_fn"),
             ("tf.contrib.layers", "tf.contrib.layers.python.layers.optimizers"),
         ),
         Row(
             _C + ".layers",
-            _C + ".layers",
+            _C + ".layers.optimizers",
             ("optimize_loss",),
             ("tf.contrib.layers", "tf.contrib.layers.python.layers.optimizers"),
             graph=True,
         ),
         Row(
             _C + ".layers",
-            _C + ".layers",
+            _C + ".layers.encoders",
             ("embed_sequence",),
             ("tf.contrib.layers", "tf.contrib.layers.python.layers.encoders"),
         ),
-        Row(_C + ".training", _C + "._hparams", ("HParams",), ("tf.contrib.training", _TRAINING + "hparam")),
+        Row(_C + ".training", _C + ".training.hparam", ("HParams",), ("tf.contrib.training", _TRAINING + "hparam")),
         Row(
             _C + ".training",
-            _C + ".training",
+            _C + ".training.training",
             ("add_gradients_summaries", "clip_gradient_norms", "clip_gradient_norms_fn", "multiply_gradients"),
             ("tf.contrib.training", _TRAINING + "training"),
         ),
         Row(
             _C + ".training",
-            _C + ".training",
+            _C + ".training.training",
             ("create_train_op",),
             ("tf.contrib.training", _TRAINING + "training"),
             graph=True,
         ),
-        Row(_C + ".training", _C + ".training", ("train",), (), extra="slim", graph=True),
+        Row(_C + ".training", _C + ".training.training", ("train",), (), extra="slim", graph=True),
         Row(_C + ".slim", _C + ".slim.learning", ("learning",), ("tf.contrib.slim",)),
         Row(_C + ".slim", _C + ".framework", ("get_global_step", "get_or_create_global_step"), ("tf.contrib.slim",)),
-        Row(_C + ".slim", _C + ".layers", ("OPTIMIZER_CLS_NAMES", "OPTIMIZER_SUMMARIES", "adaptive_clipping_fn"), ()),
-        Row(_C + ".slim", _C + ".layers", ("optimize_loss",), (), graph=True),
+        Row(
+            _C + ".slim",
+            _C + ".layers.optimizers",
+            ("OPTIMIZER_CLS_NAMES", "OPTIMIZER_SUMMARIES", "adaptive_clipping_fn"),
+            (),
+        ),
+        Row(_C + ".slim", _C + ".layers.optimizers", ("optimize_loss",), (), graph=True),
         Row(_C + ".slim.learning", _C + ".slim.learning", ("add_gradients_summaries",), ("tf.contrib.slim.learning",)),
         Row(
             _C + ".slim.learning",
-            _C + ".training",
+            _C + ".training.training",
             ("clip_gradient_norms", "multiply_gradients"),
             ("tf.contrib.slim.learning",),
         ),
@@ -455,13 +462,12 @@ ROWS: Tuple[Row, ...] = (
         ),
         Row(_C + ".slim.learning", _C + ".slim.learning", ("train",), (), extra="slim", graph=True),
         Row(_C + ".slim.learning", _C + ".slim.learning", ("train_step",), (), extra="slim"),
-        _opt("_adam", ("LazyAdamOptimizer",), "lazy_adam_optimizer"),
-        _opt("_adam", ("NadamOptimizer",), "nadam_optimizer"),
-        _opt("_adam", ("AdaMaxOptimizer",), "adamax"),
-        _opt("_adam", ("AdamGSOptimizer",), "adam_gs_optimizer"),
-        _opt("_adam", ("LazyAdamGSOptimizer",), "lazy_adam_gs_optimizer"),
+        _opt(("LazyAdamOptimizer",), "lazy_adam_optimizer"),
+        _opt(("NadamOptimizer",), "nadam_optimizer"),
+        _opt(("AdaMaxOptimizer",), "adamax"),
+        _opt(("AdamGSOptimizer",), "adam_gs_optimizer"),
+        _opt(("LazyAdamGSOptimizer",), "lazy_adam_gs_optimizer"),
         _opt(
-            "_weight_decay",
             (
                 "AdamWOptimizer",
                 "MomentumWOptimizer",
@@ -470,36 +476,35 @@ ROWS: Tuple[Row, ...] = (
             ),
             "weight_decay_optimizers",
         ),
-        _opt("_sign", ("PowerSignOptimizer",), "powersign"),
-        _opt("_sign", ("AddSignOptimizer",), "addsign"),
-        _opt("_lars", ("LARSOptimizer",), "lars_optimizer"),
-        _opt("_lars", ("RegAdagradOptimizer",), "reg_adagrad_optimizer"),
-        _opt("_agn", ("AGNOptimizer", "AGNCustomGetter"), "agn_optimizer"),
-        _opt("_ggt", ("GGTOptimizer",), "ggt"),
-        _opt("_shampoo", ("ShampooOptimizer",), "shampoo"),
+        _opt(("PowerSignOptimizer",), "powersign"),
+        _opt(("AddSignOptimizer",), "addsign"),
+        _opt(("LARSOptimizer",), "lars_optimizer"),
+        _opt(("RegAdagradOptimizer",), "reg_adagrad_optimizer"),
+        _opt(("AGNOptimizer", "AGNCustomGetter"), "agn_optimizer"),
+        _opt(("GGTOptimizer",), "ggt"),
+        _opt(("ShampooOptimizer",), "shampoo"),
         Row(
             _C + ".opt",
             _C + ".opt",
             ("clip_gradients_by_global_norm",),
             (_OPT, _OPT_MODS + "multitask_optimizer_wrapper"),
         ),
-        _opt("_wrappers", ("MultitaskOptimizerWrapper",), "multitask_optimizer_wrapper"),
-        _opt("_wrappers", ("VariableClippingOptimizer",), "variable_clipping_optimizer"),
-        _opt("_wrappers", ("DropStaleGradientOptimizer",), "drop_stale_gradient_optimizer"),
-        _opt("_moving_average", ("MovingAverageOptimizer",), "moving_average_optimizer"),
+        _opt(("MultitaskOptimizerWrapper",), "multitask_optimizer_wrapper"),
+        _opt(("VariableClippingOptimizer",), "variable_clipping_optimizer"),
+        _opt(("DropStaleGradientOptimizer",), "drop_stale_gradient_optimizer"),
+        _opt(("MovingAverageOptimizer",), "moving_average_optimizer"),
         _opt(
-            "_distributed",
             ("ElasticAverageCustomGetter", "ElasticAverageOptimizer", "LOCAL_VARIABLE_NAME"),
             "elastic_average_optimizer",
         ),
-        _opt("_distributed", ("ModelAverageCustomGetter", "ModelAverageOptimizer"), "model_average_optimizer"),
+        _opt(("ModelAverageCustomGetter", "ModelAverageOptimizer"), "model_average_optimizer"),
         Row(
             _C + ".opt",
-            _C + ".opt._distributed",
+            _C + ".opt.elastic_average_optimizer",
             ("GLOBAL_VARIABLE_NAME",),
             (_OPT, _OPT_MODS + "elastic_average_optimizer", _OPT_MODS + "model_average_optimizer"),
         ),
-        _opt("_external_optimizer", ("ExternalOptimizerInterface", "ScipyOptimizerInterface"), "external_optimizer"),
+        _opt(("ExternalOptimizerInterface", "ScipyOptimizerInterface"), "external_optimizer"),
         Row(_C + ".opt", _C + ".opt.sign_decay", ("sign_decay",), ()),
         Row(
             _C + ".opt",
@@ -869,6 +874,15 @@ def targets() -> Tuple[str, ...]:
 def names(target: str) -> Tuple[str, ...]:
     """The public names of ``target`` (its ``__all__``), in row order."""
     return tuple(n for r in rows(target) for n in r.names)
+
+
+def names_of(module: str) -> List[str]:
+    """The ``__all__`` of a ``tf1clip.contrib`` module: its :func:`names` when it is a target, else the names rows
+    define in it (``impl``), in row order."""
+    if module in targets():
+        return list(names(module))
+    defined = (n for r in ROWS if r.impl == module for n in r.names if r.impl != r.target + "." + n)
+    return list(dict.fromkeys(defined))
 
 
 def impl_of(target: str, name: str) -> str:

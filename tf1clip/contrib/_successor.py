@@ -4,7 +4,7 @@ A namespace's PEP 562 ``__getattr__`` (``module_getattr``) looks a name up
 among the successor's modules on first use, which imports (and patches) the
 successor then, and caches what it finds in the namespace's globals; its
 ``__dir__`` (``module_dir``) adds the successor's public names.
-``_slim`` and ``_gan`` say which modules and how to load them,
+``tf1clip.compat._slim`` and ``tf1clip.compat._gan`` say which modules and how to load them,
 and patch them with ``Shim`` stand-ins.
 """
 

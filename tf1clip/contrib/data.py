@@ -17,7 +17,7 @@ rewrites them there. These four have no TF 2 name:
 from tf1clip.compat._tf import tf
 from tf1clip.contrib import _manifest
 
-__all__ = list(_manifest.names("tf1clip.contrib.data"))
+__all__ = _manifest.names_of(__name__)
 
 
 _experimental = tf.compat.v1.data.experimental

@@ -31,7 +31,7 @@ SUM_OVER_BATCH_SIZE = "weighted_sum_over_batch_size"  # tf.compat.v1.losses.Redu
 
 _ESTIMATORS = ("DNNEstimator", "DNNLinearCombinedEstimator", "LinearEstimator")
 
-__all__ = list(_manifest.names("tf1clip.contrib.estimator"))
+__all__ = _manifest.names_of(__name__)
 
 
 def _estimator(name: str) -> Any:

@@ -14,7 +14,7 @@ from tf1clip.compat._tf import tf
 from tf1clip.compat import _slim
 from tf1clip.contrib import _manifest
 
-__all__ = list(_manifest.names("tf1clip.contrib.framework"))
+__all__ = _manifest.names_of(__name__)
 
 _v1 = tf.compat.v1
 

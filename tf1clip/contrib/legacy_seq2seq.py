@@ -19,7 +19,7 @@ from tf1clip.contrib.rnn.core_rnn_cell import EmbeddingWrapper
 from tf1clip.contrib.rnn.core_rnn_cell import OutputProjectionWrapper
 from tf1clip.contrib import _manifest
 
-__all__ = list(_manifest.names("tf1clip.contrib.legacy_seq2seq"))
+__all__ = _manifest.names_of(__name__)
 
 v1 = tf.compat.v1
 Linear = _base.Linear

@@ -18,7 +18,7 @@ from tf1clip.compat import _tf
 from tf1clip.compat._tf import tf
 from tf1clip.contrib import _manifest
 
-__all__ = list(_manifest.names("tf1clip.contrib.lookup"))
+__all__ = _manifest.names_of(__name__)
 
 _ops = _tf.lookup_ops()
 _v1 = tf.compat.v1

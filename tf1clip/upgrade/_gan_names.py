@@ -1,4 +1,4 @@
-"""TF-GAN 2.1.0's public names per tf1clip.contrib.gan namespace (_gan.DELEGATES); generated."""
+"""TF-GAN 2.1.0's public names per tf1clip.contrib.gan namespace (tf1clip.compat._gan.DELEGATES); generated."""
 
 NAMES = {
     "gan": (

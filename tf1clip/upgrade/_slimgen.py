@@ -1,7 +1,7 @@
 """Generates ``_slim_names.py``: the public names of the installed tf-slim, per module.
 
 Run ``python -m tf1clip.upgrade._slimgen > tf1clip/upgrade/_slim_names.py`` after a
-tf-slim release; ``tests/test_upgrade_rules.py`` checks that the stored table
+tf-slim release; ``tests/upgrade/test_upgrade_rules.py`` checks that the stored table
 matches the installed tf-slim.
 """
 

@@ -9,20 +9,9 @@ needs no Keras. The three ``Crf*RnnCell`` classes are plain cell-like objects, n
 import numpy as np
 
 from tf1clip.compat._tf import tf
+from tf1clip.contrib import _manifest
 
-__all__ = [
-    "CrfDecodeBackwardRnnCell",
-    "CrfDecodeForwardRnnCell",
-    "CrfForwardRnnCell",
-    "crf_binary_score",
-    "crf_decode",
-    "crf_log_likelihood",
-    "crf_log_norm",
-    "crf_multitag_sequence_score",
-    "crf_sequence_score",
-    "crf_unary_score",
-    "viterbi_decode",
-]
+__all__ = _manifest.names_of(__name__)
 
 v1 = tf.compat.v1
 

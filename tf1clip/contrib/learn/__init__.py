@@ -7,7 +7,7 @@ exports need ``tf1clip.estimator`` (tensorflow-estimator 2.15: ``pip install 'tf
 
 from tf1clip.contrib import _manifest
 
-__all__ = list(_manifest.names("tf1clip.contrib.learn"))
+__all__ = _manifest.names_of(__name__)
 
 __getattr__ = _manifest.module_getattr("tf1clip.contrib.learn", globals())
 __dir__ = _manifest.module_dir("tf1clip.contrib.learn", globals())

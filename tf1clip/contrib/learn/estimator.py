@@ -22,8 +22,9 @@ from tf1clip import estimator as _core
 from tf1clip.compat._tf import tf
 from tf1clip.contrib.learn import model_fn as model_fn_lib
 from tf1clip.contrib.learn import run_config as run_config_lib
+from tf1clip.contrib import _manifest
 
-__all__ = ["BaseEstimator", "Estimator", "MetricSpec", "NotFittedError", "SKCompat"]
+__all__ = _manifest.names_of(__name__)
 
 _v1 = tf.compat.v1
 

@@ -22,8 +22,9 @@ from tf1clip.compat._tf import tf
 from tf1clip.contrib.learn import estimator as learn_estimator
 from tf1clip.contrib.learn import run_config as run_config_lib
 from tf1clip.contrib.learn.utils import saved_model_export_utils as export_lib
+from tf1clip.contrib import _manifest
 
-__all__ = ["Experiment"]
+__all__ = _manifest.names_of(__name__)
 
 _v1 = tf.compat.v1
 

@@ -6,11 +6,12 @@ Without ``schedule``: ``train_and_evaluate`` unless ``TF_CONFIG`` describes a cl
 
 from typing import Any, Callable, Optional
 
-from tf1clip.contrib._hparams import HParams
+from tf1clip.contrib.training.hparam import HParams
 from tf1clip.contrib.learn import run_config as run_config_lib
 from tf1clip.contrib.learn.experiment import Experiment
+from tf1clip.contrib import _manifest
 
-__all__ = ["run", "tune"]
+__all__ = _manifest.names_of(__name__)
 
 
 def _execute_schedule(experiment: Experiment, schedule: str) -> Any:

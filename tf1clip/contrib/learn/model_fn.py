@@ -7,8 +7,9 @@ import collections
 from typing import Any, Optional
 
 from tf1clip.compat._tf import tf
+from tf1clip.contrib import _manifest
 
-__all__ = ["MetricKey", "ModeKeys", "ModelFnOps", "PredictionKey", "ProblemType"]
+__all__ = _manifest.names_of(__name__)
 
 
 class ModeKeys:

@@ -20,17 +20,9 @@ import types
 from typing import Any, Callable, Iterable, Iterator, List, Optional
 
 import numpy as np
+from tf1clip.contrib import _manifest
 
-__all__ = [
-    "ByteProcessor",
-    "CategoricalVocabulary",
-    "TOKENIZER_RE",
-    "VocabularyProcessor",
-    "tokenizer",
-    "MODULE_ALIASES",
-    "Unpickler",
-    "load",
-]
+__all__ = _manifest.names_of(__name__)
 
 TOKENIZER_RE = re.compile(r"[A-Z]{2,}(?![a-z])|[A-Z][a-z]+(?=[A-Z])|[\'\w\-]+", re.UNICODE)
 

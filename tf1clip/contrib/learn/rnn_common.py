@@ -9,15 +9,9 @@ only. ``construct_rnn_cell`` and ``apply_dropout`` build ``tf.compat.v1.nn.rnn_c
 from typing import Any, Dict, List, Optional, Sequence
 
 from tf1clip.compat._tf import tf
+from tf1clip.contrib import _manifest
 
-__all__ = [
-    "PredictionType",
-    "RNNKeys",
-    "mask_activations_and_labels",
-    "select_last_activations",
-    "apply_dropout",
-    "construct_rnn_cell",
-]
+__all__ = _manifest.names_of(__name__)
 
 _CELL_TYPE_NAMES = ("basic_rnn", "lstm", "gru")
 

@@ -12,8 +12,9 @@ from typing import Any, List, Optional
 
 from tf1clip import estimator as _estimator
 from tf1clip.compat._tf import tf
+from tf1clip.contrib import _manifest
 
-__all__ = ["ClusterConfig", "Environment", "RunConfig", "TaskType"]
+__all__ = _manifest.names_of(__name__)
 
 _UID_WHITELIST = (
     "tf_random_seed",

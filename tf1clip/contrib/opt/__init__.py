@@ -9,7 +9,7 @@ from tf1clip.core import _validate
 from tf1clip.core import clipping
 from tf1clip.contrib import _manifest
 
-__all__ = list(_manifest.names("tf1clip.contrib.opt"))
+__all__ = _manifest.names_of(__name__)
 __getattr__ = _manifest.module_getattr("tf1clip.contrib.opt", globals())
 __dir__ = _manifest.module_dir("tf1clip.contrib.opt", globals())
 

@@ -4,6 +4,7 @@ import contextlib
 from typing import Any, Iterable, Iterator
 
 from tf1clip.compat import _tf
+from tf1clip.core import _validate
 from tf1clip.compat._tf import tf
 
 v1 = tf.compat.v1
@@ -122,3 +123,8 @@ def var_input(var: Any) -> Any:
 def as_op(result: Any) -> Any:
     """An op from a kernel result (``Apply*`` kernels on references return a tensor)."""
     return result.op if isinstance(result, tf.Tensor) else result
+
+
+def check_optimizer(opt: Any, arg: str = "opt") -> Any:
+    """``opt`` if it is a ``tf.compat.v1.train.Optimizer`` instance, else ``TypeError`` naming ``arg``."""
+    return _validate.check_optimizer(opt, arg, example="tf.compat.v1.train.MomentumOptimizer(0.1, 0.9)")

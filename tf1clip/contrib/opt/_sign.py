@@ -1,4 +1,4 @@
-"""``tf.contrib.opt``'s sign methods: PowerSign and AddSign (Bello et al., 2017, "Neural Optimizer Search").
+"""The shared part of ``tf.contrib.opt``'s sign methods, PowerSign and AddSign (Bello et al., 2017).
 
 Both keep a momentum slot ``m = beta * m + (1 - beta) * g`` and scale the gradient
 by how often the signs of ``g`` and ``m`` agree::
@@ -12,18 +12,14 @@ rows present move; TF 1.15 had no resource-variable sparse path (it raised
 ``NotImplementedError``), tf1clip has one with the same numbers.
 """
 
-import math
-
 from tf1clip.compat import _tf
 from tf1clip.compat._tf import tf
 from tf1clip.contrib.opt import _common
 
 v1 = tf.compat.v1
 
-__all__ = ["PowerSignOptimizer", "AddSignOptimizer"]
 
-
-class _SignOptimizer(tf.compat.v1.train.Optimizer):
+class SignOptimizer(tf.compat.v1.train.Optimizer):
     def __init__(self, learning_rate, beta, sign_decay_fn, use_locking, name):
         super().__init__(use_locking, name)
         self._lr = learning_rate
@@ -68,92 +64,3 @@ class _SignOptimizer(tf.compat.v1.train.Optimizer):
 
     def _resource_apply_sparse(self, grad, var, indices):
         return self._sparse(grad, var, indices)
-
-
-class PowerSignOptimizer(_SignOptimizer):
-    """PowerSign: ``var -= lr * base ** (sign_decay * sign(g) * sign(m)) * g``.
-
-    ``tf.contrib.opt.PowerSignOptimizer``; slot ``m``; default name
-    ``"PowerSignOptimizer"``.
-
-    Args:
-      learning_rate: the step size.
-      base: the base of the exponent (default e).
-      beta: the momentum's decay.
-      sign_decay_fn: ``None`` or a function of ``global_step`` returning the
-        sign decay (``sign_decay.get_*_decay_fn``).
-    """
-
-    def __init__(
-        self, learning_rate=0.1, base=math.e, beta=0.9, sign_decay_fn=None, use_locking=False, name="PowerSignOptimizer"
-    ):
-        super().__init__(learning_rate, beta, sign_decay_fn, use_locking, name)
-        self._logbase = math.log(base)
-        self._logbase_t = None
-
-    def _prepare(self):
-        super()._prepare()
-        self._logbase_t = tf.convert_to_tensor(self._logbase, name="logbase")
-
-    def _dense(self, grad, var, kernel):
-        return kernel(
-            var=_common.var_input(var),
-            m=_common.var_input(self.get_slot(var, "m")),
-            lr=_common.cast(self._lr_t, var),
-            logbase=_common.cast(self._logbase_t, var),
-            sign_decay=_common.cast(self._sign_decay_t, var),
-            beta=_common.cast(self._beta_t, var),
-            grad=grad,
-            use_locking=self._locking,
-        )
-
-    def _apply_dense(self, grad, var):
-        return _common.as_op(self._dense(grad, var, tf.raw_ops.ApplyPowerSign))
-
-    def _resource_apply_dense(self, grad, var):
-        return self._dense(grad, var, tf.raw_ops.ResourceApplyPowerSign)
-
-    def _multiplier(self, sign_gm, var):
-        e = _common.cast(math.e, var)
-        return tf.pow(e, _common.cast(self._logbase_t, var) * _common.cast(self._sign_decay_t, var) * sign_gm)
-
-
-class AddSignOptimizer(_SignOptimizer):
-    """AddSign: ``var -= lr * (alpha + sign_decay * sign(g) * sign(m)) * g``.
-
-    ``tf.contrib.opt.AddSignOptimizer``; slot ``m``; default name
-    ``"AddSignOptimizer"``. Arguments as ``PowerSignOptimizer``'s, with ``alpha``
-    (default 1.0) in place of ``base``.
-    """
-
-    def __init__(
-        self, learning_rate=0.1, alpha=1.0, beta=0.9, sign_decay_fn=None, use_locking=False, name="AddSignOptimizer"
-    ):
-        super().__init__(learning_rate, beta, sign_decay_fn, use_locking, name)
-        self._alpha = alpha
-        self._alpha_t = None
-
-    def _prepare(self):
-        super()._prepare()
-        self._alpha_t = tf.convert_to_tensor(self._alpha, name="alpha")
-
-    def _dense(self, grad, var, kernel):
-        return kernel(
-            var=_common.var_input(var),
-            m=_common.var_input(self.get_slot(var, "m")),
-            lr=_common.cast(self._lr_t, var),
-            alpha=_common.cast(self._alpha_t, var),
-            sign_decay=_common.cast(self._sign_decay_t, var),
-            beta=_common.cast(self._beta_t, var),
-            grad=grad,
-            use_locking=self._locking,
-        )
-
-    def _apply_dense(self, grad, var):
-        return _common.as_op(self._dense(grad, var, tf.raw_ops.ApplyAddSign))
-
-    def _resource_apply_dense(self, grad, var):
-        return self._dense(grad, var, tf.raw_ops.ResourceApplyAddSign)
-
-    def _multiplier(self, sign_gm, var):
-        return _common.cast(self._alpha_t, var) + _common.cast(self._sign_decay_t, var) * sign_gm

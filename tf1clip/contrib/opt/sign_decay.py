@@ -10,7 +10,7 @@ import math
 from tf1clip.compat._tf import tf
 from tf1clip.contrib import _manifest
 
-__all__ = list(_manifest.names("tf1clip.contrib.opt.sign_decay"))
+__all__ = _manifest.names_of(__name__)
 
 
 def _require_step(global_step, what):

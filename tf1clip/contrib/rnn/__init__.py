@@ -28,7 +28,7 @@ and set ``TF_USE_LEGACY_KERAS=1`` before TensorFlow is imported. Names resolve o
 
 from tf1clip.contrib import _manifest
 
-__all__ = list(_manifest.names("tf1clip.contrib.rnn"))
+__all__ = _manifest.names_of(__name__)
 
 __getattr__ = _manifest.module_getattr("tf1clip.contrib.rnn", globals())
 __dir__ = _manifest.module_dir("tf1clip.contrib.rnn", globals())

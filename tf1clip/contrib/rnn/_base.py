@@ -8,6 +8,9 @@ import numbers
 from typing import Any
 
 from tf1clip.compat._tf import tf
+from tf1clip.contrib import _manifest
+
+__all__ = _manifest.names_of(__name__)
 
 _HINT = (
     "tf1clip.contrib.rnn, legacy_seq2seq and cudnn_rnn build on tf.compat.v1.nn.rnn_cell, which needs Keras 2 "

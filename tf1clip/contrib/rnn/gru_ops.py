@@ -7,8 +7,9 @@ The equations of TF 1.15's fused ``GRUBlockCell`` kernel as TensorFlow ops. Vari
 
 from tf1clip.compat._tf import tf
 from tf1clip.contrib.rnn import _base
+from tf1clip.contrib import _manifest
 
-__all__ = ["GRUBlockCell", "GRUBlockCellV2"]
+__all__ = _manifest.names_of(__name__)
 
 v1 = tf.compat.v1
 

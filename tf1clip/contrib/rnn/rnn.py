@@ -9,16 +9,9 @@ place of ``stack_bidirectional_rnn``).
 """
 
 from tf1clip.compat._tf import tf
+from tf1clip.contrib import _manifest
 
-__all__ = [
-    "best_effort_input_batch_size",
-    "stack_bidirectional_dynamic_rnn",
-    "stack_bidirectional_rnn",
-    "static_bidirectional_rnn",
-    "static_rnn",
-    "static_state_saving_rnn",
-    "transpose_batch_time",
-]
+__all__ = _manifest.names_of(__name__)
 
 v1 = tf.compat.v1
 static_rnn = v1.nn.static_rnn

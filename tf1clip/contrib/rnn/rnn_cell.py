@@ -6,30 +6,9 @@ import collections
 
 from tf1clip.compat._tf import tf
 from tf1clip.contrib.rnn import _base
+from tf1clip.contrib import _manifest
 
-__all__ = [
-    "AttentionCellWrapper",
-    "BidirectionalGridLSTMCell",
-    "CompiledWrapper",
-    "Conv1DLSTMCell",
-    "Conv2DLSTMCell",
-    "Conv3DLSTMCell",
-    "ConvLSTMCell",
-    "CoupledInputForgetGateLSTMCell",
-    "GLSTMCell",
-    "GridLSTMCell",
-    "HighwayWrapper",
-    "IndRNNCell",
-    "IndyGRUCell",
-    "IndyLSTMCell",
-    "IntersectionRNNCell",
-    "LayerNormBasicLSTMCell",
-    "NASCell",
-    "PhasedLSTMCell",
-    "SRUCell",
-    "TimeFreqLSTMCell",
-    "UGRNNCell",
-]
+__all__ = _manifest.names_of(__name__)
 
 v1 = tf.compat.v1
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from tf1clip.contrib import _manifest
 
-__all__ = list(_manifest.names("tf1clip.contrib.seq2seq"))
+__all__ = _manifest.names_of(__name__)
 
 _SUBMODULES = frozenset(t.rsplit(".", 1)[1] for t in _manifest.targets() if t.startswith(__name__ + "."))
 _names_getattr = _manifest.module_getattr("tf1clip.contrib.seq2seq", globals())

@@ -21,7 +21,7 @@ from tf1clip.compat._tf import tf
 from tf1clip.contrib import _manifest
 from tf1clip.contrib.rnn import _base
 
-__all__ = list(_manifest.names("tf1clip.contrib.seq2seq.attention_wrapper"))
+__all__ = _manifest.names_of(__name__)
 
 v1 = tf.compat.v1
 _MODES = ("recursive", "parallel", "hard")

@@ -5,8 +5,9 @@ import collections
 from tf1clip.compat._tf import tf
 from tf1clip.contrib.seq2seq import decoder
 from tf1clip.contrib.seq2seq import helper as helper_py
+from tf1clip.contrib import _manifest
 
-__all__ = ["BasicDecoderOutput", "BasicDecoder"]
+__all__ = _manifest.names_of(__name__)
 
 v1 = tf.compat.v1
 

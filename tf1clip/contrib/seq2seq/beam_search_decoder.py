@@ -9,15 +9,9 @@ from tf1clip.compat._tf import tf
 from tf1clip.contrib.seq2seq import decoder
 from tf1clip.contrib.seq2seq.basic_decoder import check_cell, check_output_layer, rnn_output_size
 from tf1clip.contrib.seq2seq.beam_search_ops import gather_tree
+from tf1clip.contrib import _manifest
 
-__all__ = [
-    "BeamSearchDecoderOutput",
-    "BeamSearchDecoderState",
-    "BeamSearchDecoder",
-    "FinalBeamSearchDecoderOutput",
-    "tile_batch",
-    "gather_tree_from_array",
-]
+__all__ = _manifest.names_of(__name__)
 
 v1 = tf.compat.v1
 

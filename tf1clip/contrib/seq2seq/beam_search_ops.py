@@ -3,8 +3,9 @@ built from TensorFlow ops: a backward ``tf.compat.v1.while_loop`` over time.
 """
 
 from tf1clip.compat._tf import tf
+from tf1clip.contrib import _manifest
 
-__all__ = ["gather_tree"]
+__all__ = _manifest.names_of(__name__)
 
 v1 = tf.compat.v1
 

@@ -9,8 +9,9 @@ import abc
 
 from tf1clip.compat import _tf
 from tf1clip.compat._tf import tf
+from tf1clip.contrib import _manifest
 
-__all__ = ["Decoder", "dynamic_decode"]
+__all__ = _manifest.names_of(__name__)
 
 v1 = tf.compat.v1
 

@@ -8,17 +8,9 @@ import abc
 
 from tf1clip.compat._tf import tf
 from tf1clip.contrib.seq2seq.decoder import transpose_batch_time
+from tf1clip.contrib import _manifest
 
-__all__ = [
-    "Helper",
-    "TrainingHelper",
-    "GreedyEmbeddingHelper",
-    "SampleEmbeddingHelper",
-    "CustomHelper",
-    "ScheduledEmbeddingTrainingHelper",
-    "ScheduledOutputTrainingHelper",
-    "InferenceHelper",
-]
+__all__ = _manifest.names_of(__name__)
 
 v1 = tf.compat.v1
 

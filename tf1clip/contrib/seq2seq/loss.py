@@ -1,8 +1,9 @@
 """``tf.contrib.seq2seq.sequence_loss`` (TF 1.15's ``loss.py``)."""
 
 from tf1clip.compat._tf import tf
+from tf1clip.contrib import _manifest
 
-__all__ = ["sequence_loss"]
+__all__ = _manifest.names_of(__name__)
 
 v1 = tf.compat.v1
 

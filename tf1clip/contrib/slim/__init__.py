@@ -26,7 +26,7 @@ from tf1clip.contrib.layers import optimize_loss  # noqa: F401
 from tf1clip.contrib.slim import learning  # noqa: F401
 from tf1clip.contrib import _manifest
 
-__all__ = list(_manifest.names("tf1clip.contrib.slim"))
+__all__ = _manifest.names_of(__name__)
 
 # Every other public name: tf-slim's (``_slim.DELEGATES["slim"]``), resolved on first use.
 __getattr__ = _slim.module_getattr("slim", globals())

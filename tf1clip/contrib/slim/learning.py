@@ -17,7 +17,7 @@ from tf1clip.contrib.training import clip_gradient_norms
 from tf1clip.contrib.training import multiply_gradients
 from tf1clip.contrib import _manifest
 
-__all__ = list(_manifest.names("tf1clip.contrib.slim.learning"))
+__all__ = _manifest.names_of(__name__)
 
 _v1 = tf.compat.v1
 

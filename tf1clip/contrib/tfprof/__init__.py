@@ -10,6 +10,6 @@ has no TF 2 counterpart: use ``tf.compat.v1.profiler.Profiler``.
 
 from tf1clip.contrib import _manifest
 
-__all__ = list(_manifest.names("tf1clip.contrib.tfprof"))
+__all__ = _manifest.names_of(__name__)
 __getattr__ = _manifest.module_getattr("tf1clip.contrib.tfprof", globals())
 __dir__ = _manifest.module_dir("tf1clip.contrib.tfprof", globals())

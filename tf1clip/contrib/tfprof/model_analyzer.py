@@ -17,7 +17,7 @@ from tf1clip.compat._tf import tf
 from tf1clip.contrib.tfprof import tfprof_logger
 from tf1clip.contrib import _manifest
 
-__all__ = list(_manifest.names("tf1clip.contrib.tfprof.model_analyzer"))
+__all__ = _manifest.names_of(__name__)
 
 Profiler = tf.compat.v1.profiler.Profiler
 

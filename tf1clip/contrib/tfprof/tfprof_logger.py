@@ -3,7 +3,7 @@
 from tf1clip.compat._tf import tf
 from tf1clip.contrib import _manifest
 
-__all__ = list(_manifest.names("tf1clip.contrib.tfprof.tfprof_logger"))
+__all__ = _manifest.names_of(__name__)
 
 # The op type the profiler gives to trainable variables (``account_type_regexes``).
 TRAINABLE_VARIABLES = "_trainable_variables"

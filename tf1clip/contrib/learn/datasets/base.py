@@ -10,8 +10,9 @@ from typing import Any
 import numpy as np
 
 from tf1clip.compat._tf import tf
+from tf1clip.contrib import _manifest
 
-__all__ = ["Dataset", "Datasets", "load_csv_with_header", "load_csv_without_header", "shrink_csv"]
+__all__ = _manifest.names_of(__name__)
 
 Dataset = collections.namedtuple("Dataset", ["data", "target"])
 Datasets = collections.namedtuple("Datasets", ["train", "validation", "test"])

@@ -2,7 +2,7 @@
 
 from tf1clip.contrib import _manifest
 
-__all__ = list(_manifest.names("tf1clip.contrib.learn.utils"))
+__all__ = _manifest.names_of(__name__)
 
 __getattr__ = _manifest.module_getattr("tf1clip.contrib.learn.utils", globals())
 __dir__ = _manifest.module_dir("tf1clip.contrib.learn.utils", globals())

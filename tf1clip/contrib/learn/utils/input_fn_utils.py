@@ -4,8 +4,9 @@ import collections
 from typing import Any, Callable, Optional
 
 from tf1clip.compat._tf import tf
+from tf1clip.contrib import _manifest
 
-__all__ = ["InputFnOps", "build_default_serving_input_fn", "build_parsing_serving_input_fn"]
+__all__ = _manifest.names_of(__name__)
 
 
 class InputFnOps(collections.namedtuple("InputFnOps", ["features", "labels", "default_inputs"])):

@@ -7,8 +7,9 @@ import time
 from typing import Any, Callable, Optional
 
 from tf1clip.compat._tf import tf
+from tf1clip.contrib import _manifest
 
-__all__ = ["ExportStrategy", "garbage_collect_exports", "get_timestamped_export_dir", "make_export_strategy"]
+__all__ = _manifest.names_of(__name__)
 
 MAX_DIRECTORY_CREATION_ATTEMPTS = 10
 

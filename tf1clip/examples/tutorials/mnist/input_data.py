@@ -6,7 +6,7 @@ re-exported by ``tensorflow/examples/tutorials/mnist/input_data.py``) is gone wi
 and returns the same ``Datasets(train, validation, test)`` of :class:`DataSet`
 objects, whose ``next_batch`` shuffles with NumPy's global generator exactly as TF
 1.15 did: the same batches for the same files, ``seed`` and graph-level seed
-(checked against TF 1.15 in tests/test_mnist_input_data.py). Like TF 1.15,
+(checked against TF 1.15 in tests/oracle/test_mnist_input_data.py). Like TF 1.15,
 building a :class:`DataSet` seeds NumPy's global generator
 (``numpy.random.seed``) from ``tf.compat.v1.random.get_seed(seed)``.
 

@@ -13,8 +13,9 @@ from typing import Any
 from tf1clip.compat._tf import tf
 from tf1clip.contrib.cudnn_rnn.python.ops import cudnn_rnn_ops as ops
 from tf1clip.contrib.rnn import _base
+from tf1clip.contrib import _manifest
 
-__all__ = ["CudnnGRU", "CudnnLSTM", "CudnnRNNRelu", "CudnnRNNTanh"]
+__all__ = _manifest.names_of(__name__)
 
 v1 = tf.compat.v1
 CUDNN_RNN_UNIDIRECTION = ops.CUDNN_RNN_UNIDIRECTION

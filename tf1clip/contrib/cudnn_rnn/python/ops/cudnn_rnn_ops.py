@@ -16,33 +16,9 @@ from tf1clip.compat import _tf
 from tf1clip.compat._tf import tf
 from tf1clip.contrib.rnn import _base
 from tf1clip.contrib.rnn.lstm_ops import LSTMBlockCell
+from tf1clip.contrib import _manifest
 
-__all__ = [
-    "CUDNN_GRU",
-    "CUDNN_GRU_PARAMS_PER_LAYER",
-    "CUDNN_INPUT_AUTO_MODE",
-    "CUDNN_INPUT_LINEAR_MODE",
-    "CUDNN_INPUT_SKIP_MODE",
-    "CUDNN_LSTM",
-    "CUDNN_LSTM_PARAMS_PER_LAYER",
-    "CUDNN_RNN_BIDIRECTION",
-    "CUDNN_RNN_RELU",
-    "CUDNN_RNN_RELU_PARAMS_PER_LAYER",
-    "CUDNN_RNN_TANH",
-    "CUDNN_RNN_TANH_PARAMS_PER_LAYER",
-    "CUDNN_RNN_UNIDIRECTION",
-    "CudnnCompatibleGRUCell",
-    "CudnnCompatibleLSTMCell",
-    "CudnnGRUSaveable",
-    "CudnnLSTMSaveable",
-    "CudnnOpaqueParamsSaveable",
-    "CudnnParamsFormatConverterGRU",
-    "CudnnParamsFormatConverterLSTM",
-    "CudnnParamsFormatConverterRelu",
-    "CudnnParamsFormatConverterTanh",
-    "CudnnRNNReluSaveable",
-    "CudnnRNNTanhSaveable",
-]
+__all__ = [*_manifest.names_of(__name__), "CudnnOpaqueParamsSaveable"]
 
 CUDNN_RNN_UNIDIRECTION = "unidirectional"
 CUDNN_RNN_BIDIRECTION = "bidirectional"

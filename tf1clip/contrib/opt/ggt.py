@@ -7,10 +7,11 @@ import numpy as np
 from tf1clip.compat import _tf
 from tf1clip.compat._tf import tf
 from tf1clip.contrib.opt import _common
+from tf1clip.contrib import _manifest
 
 v1 = tf.compat.v1
 
-__all__ = ["GGTOptimizer"]
+__all__ = _manifest.names_of(__name__)
 
 
 class GGTOptimizer(tf.compat.v1.train.Optimizer):

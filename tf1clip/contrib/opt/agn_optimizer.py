@@ -2,10 +2,11 @@
 
 from tf1clip.compat._tf import tf
 from tf1clip.contrib.opt import _common
+from tf1clip.contrib import _manifest
 
 v1 = tf.compat.v1
 
-__all__ = ["AGNCustomGetter", "AGNOptimizer"]
+__all__ = _manifest.names_of(__name__)
 
 GLOBAL_VARIABLE_NAME = "global_center_variable"
 GRAD_VARIABLE_NAME = "grad_variable"

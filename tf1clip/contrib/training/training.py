@@ -1,10 +1,8 @@
-"""``tf.contrib.training``: tf1clip's gradient helpers, ``create_train_op`` and ``train``; tf-slim for the rest.
+"""``tf.contrib.training``'s gradient helpers, ``create_train_op`` and ``train`` (TF 1.15's ``training.py``).
 
 ``clip_gradient_norms`` clips each gradient on its own (per tensor), unlike
 ``tf1clip.contrib.estimator.clip_gradients_by_norm`` and ``optimize_loss``,
-which use the global norm. Other public names (``evaluate_once``,
-``evaluate_repeatedly``, ``checkpoints_iterator``, ``StopAfterNEvalsHook``
-...) are tf-slim's, resolved on first use (needs ``tf1clip[slim]``).
+which use the global norm.
 """
 
 import numbers
@@ -21,9 +19,8 @@ from tf1clip.contrib import _common
 from tf1clip.compat import _slim
 from tf1clip.contrib import framework
 from tf1clip.contrib import _manifest
-from tf1clip.contrib._hparams import HParams  # noqa: F401
 
-__all__ = list(_manifest.names("tf1clip.contrib.training"))
+__all__ = _manifest.names_of(__name__)
 
 _v1 = tf.compat.v1
 
@@ -336,8 +333,3 @@ def train(
             max_wait_secs=max_wait_secs,
             run_metadata=run_metadata,
         )
-
-
-# Every other public name: tf-slim's (``_slim.DELEGATES["training"]``), resolved on first use.
-__getattr__ = _slim.module_getattr("training", globals())
-__dir__ = _slim.module_dir("training", globals())

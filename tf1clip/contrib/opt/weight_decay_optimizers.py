@@ -21,15 +21,11 @@ cast to each variable's dtype.
 
 from tf1clip.compat._tf import tf
 from tf1clip.contrib.opt import _common
+from tf1clip.contrib import _manifest
 
 v1 = tf.compat.v1
 
-__all__ = [
-    "DecoupledWeightDecayExtension",
-    "extend_with_decoupled_weight_decay",
-    "AdamWOptimizer",
-    "MomentumWOptimizer",
-]
+__all__ = _manifest.names_of(__name__)
 
 
 class DecoupledWeightDecayExtension:

@@ -5,9 +5,9 @@ from tf1clip.compat import _tf
 from tf1clip.core import _validate
 from tf1clip.compat._tf import tf
 from tf1clip.contrib.opt import _common
-from tf1clip.contrib.opt import _wrappers
+from tf1clip.contrib import _manifest
 
-__all__ = ["MovingAverageOptimizer"]
+__all__ = _manifest.names_of(__name__)
 
 
 def _saver_names(var_list):
@@ -65,7 +65,7 @@ class MovingAverageOptimizer(_delegate.DelegatingOptimizer):
     """
 
     def __init__(self, opt, average_decay=0.9999, num_updates=None, sequential_update=True):
-        _wrappers.check_optimizer(opt)
+        _common.check_optimizer(opt)
         super().__init__(use_locking=False, name=opt.get_name())
         self._optimizer = opt
         self._ema = tf.compat.v1.train.ExponentialMovingAverage(average_decay, num_updates=num_updates)

@@ -9,8 +9,9 @@ import numpy as np
 from tf1clip.compat import _tf
 from tf1clip.core import _validate
 from tf1clip.compat._tf import tf
+from tf1clip.contrib import _manifest
 
-__all__ = ["ExternalOptimizerInterface", "ScipyOptimizerInterface"]
+__all__ = _manifest.names_of(__name__)
 
 _SCIPY_HINT = (
     "ScipyOptimizerInterface needs SciPy, which is not installed: python3 -m pip install scipy "

@@ -15,7 +15,9 @@ import numbers
 import re
 from typing import Any, Callable, Dict, Optional
 
-__all__ = ["HParamDef", "HParams", "parse_values"]
+from tf1clip.contrib import _manifest
+
+__all__ = [*_manifest.names_of(__name__), "HParamDef", "parse_values"]
 
 
 @functools.lru_cache(maxsize=None)
@@ -252,7 +254,7 @@ class HParams:
         if not (isinstance(hparam_def, proto_class) or type(hparam_def).__name__ == "HParamDef"):
             raise TypeError(
                 "`hparam_def` must be an HParamDef protocol buffer (HParams.to_proto() or "
-                "tf1clip.contrib._hparams.HParamDef.FromString(serialized)); received %r of type %s."
+                "tf1clip.contrib.training.hparam.HParamDef.FromString(serialized)); received %r of type %s."
                 % (hparam_def, type(hparam_def).__name__)
             )
         for name, value in hparam_def.hparam.items():

@@ -1,0 +1,60 @@
+"""tf1clip.compat._patchset.PatchSet: named patches run once, in order, after their requirement."""
+
+import threading
+
+import pytest
+
+from tf1clip.compat._patchset import PatchSet
+
+
+def _recording(calls, name, changed):
+    def patch():
+        calls.append(name)
+        return changed
+
+    return patch
+
+
+def test_apply_runs_each_patch_once_in_order_and_returns_those_that_changed_something():
+    calls = []
+    patches = PatchSet(
+        {"a": _recording(calls, "a", True), "b": _recording(calls, "b", False), "c": _recording(calls, "c", True)},
+        checked_on="TensorFlow 2.21",
+    )
+    assert list(patches) == ["a", "b", "c"] and len(patches) == 3 and patches.checked_on == "TensorFlow 2.21"
+    assert patches.apply() == ["a", "c"]
+    assert patches.apply() == ["a", "c"]
+    assert calls == ["a", "b", "c"]
+    assert patches["b"]() is False and calls == ["a", "b", "c", "b"]
+
+
+def test_a_failing_requirement_applies_nothing_and_the_next_apply_tries_again():
+    calls, missing = [], [True]
+
+    def requires():
+        if missing[0]:
+            raise ImportError("pip install 'tf1clip[slim]'")
+
+    patches = PatchSet({"a": _recording(calls, "a", True)}, checked_on="x", requires=requires)
+    with pytest.raises(ImportError, match=r"pip install 'tf1clip\[slim\]'"):
+        patches.apply()
+    assert calls == []
+    missing[0] = False
+    assert patches.apply() == ["a"] and calls == ["a"]
+
+
+def test_concurrent_first_applies_run_the_patches_once():
+    calls, started = [], threading.Barrier(4)
+    patches = PatchSet({"a": _recording(calls, "a", True)}, checked_on="x")
+    results = []
+
+    def run():
+        started.wait(timeout=30)
+        results.append(patches.apply())
+
+    threads = [threading.Thread(target=run) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert calls == ["a"] and results == [["a"]] * 4
