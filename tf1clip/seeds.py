@@ -36,13 +36,35 @@ def _tensor_array_stack_ops(op):
 _FLATTEN = re.compile(r"(^|/)flatten(_\d+)?/(Reshape|ExpandDims)$")
 
 
+def _is_flatten(op):
+    """Whether ``op`` is TF 2's ``Flatten`` layer reshape: named ``flatten``, or (renamed) ``<scope>/Reshape`` to
+    the constant ``<scope>/Const`` = ``[-1, n]`` made just before it."""
+    if _FLATTEN.search(op.name):
+        return True
+    scope = op.name.rpartition("/")[0]
+    shape_op = op.inputs[1].op
+    if op.type != "Reshape" or not scope or op.name != scope + "/Reshape" or shape_op.name != scope + "/Const":
+        return False
+    target = _tf.tf.get_static_value(op.inputs[1])
+    return target is not None and target.shape == (2,) and int(target[0]) == -1
+
+
 def _flatten_ops(op):
     """TF 1.15's ``Flatten`` layer reshaped to ``(tf.shape(x)[0], -1)`` when the batch size was unknown (8 ops);
     TF 2's reshapes to a constant shape (2 ops) when the other sizes are known."""
-    if op.type in ("Reshape", "ExpandDims") and _FLATTEN.search(op.name) and op.inputs[1].op.type == "Const":
+    if op.type in ("Reshape", "ExpandDims") and op.inputs[1].op.type == "Const" and _is_flatten(op):
         shape = op.inputs[0].shape
         if shape.rank and shape.as_list()[0] is None:
             return 6
+    return 0
+
+
+def _clip_by_global_norm_ops(op):
+    """TF 1.15's ``clip_by_global_norm`` made its scale NaN for a non-finite norm with ``where(is_finite(norm),
+    scale, nan)`` (3 ops); TF 2 adds ``norm - norm`` (2 ops)."""
+    if op.type == "Sub" and op.name.endswith("/sub") and op.inputs[0].name == op.inputs[1].name:
+        consumers = op.outputs[0].consumers()
+        return 1 if not consumers or consumers[0].type in ("AddV2", "Add") else 0
     return 0
 
 
@@ -59,7 +81,7 @@ def _scalar_reduction_ops(op):
 
 
 # Each rule: an op TensorFlow 2 made -> how many more ops TF 1.15 made for the same call.
-_OP_RULES = (_split_ops, _tensor_array_stack_ops, _flatten_ops, _scalar_reduction_ops)
+_OP_RULES = (_split_ops, _tensor_array_stack_ops, _flatten_ops, _scalar_reduction_ops, _clip_by_global_norm_ops)
 
 
 def _random_uniform_ops(site):
@@ -86,8 +108,15 @@ def _dropout_ops(rate_is_number):
 
 
 def _call_site_ops(site):
+    """``(before, after)``: TF 1.15's extra ops before and after the random op of the call ``site``.
+
+    ``random_gamma``: TF 1.15 broadcast ``alpha`` as ``alpha + zeros_like(beta)`` (2 ops), TF 2 with
+    ``broadcast_to(alpha, broadcast_dynamic_shape(shape(alpha), shape(beta)))`` (4 ops).
+    """
     if site is None:
         return 0, 0
+    if site["op"] == "random_gamma":
+        return -2, 0
     before, after = _random_uniform_ops(site)
     if site["dropout_rate_is_number"] is not None:
         extra_before, extra_after = _dropout_ops(site["dropout_rate_is_number"])
@@ -111,10 +140,11 @@ class _GraphCount:
     """Per graph: how many of its ops are counted (``scanned``), TF 1.15's extra ops among them (``extra``), and
     those TF 1.15 made before the random op of the ``get_seed`` call under way (``pending``)."""
 
-    __slots__ = ("scanned", "extra", "pending", "last")
+    __slots__ = ("scanned", "extra", "pending", "last", "conv_layers")
 
     def __init__(self):
         self.scanned = self.extra = self.pending = self.last = 0
+        self.conv_layers = weakref.WeakSet()
 
 
 class _Tf1OpSeeds:
@@ -136,12 +166,17 @@ class _Tf1OpSeeds:
             count = self._graphs[graph] = _GraphCount()
         return count
 
-    def _convolution(self, dilations):
-        """TF 1.15's ``tf.nn.convolution`` (and the convolution layers) made a ``dilation_rate`` constant."""
-        if _tf.tf.executing_eagerly():
+    def _convolution(self, dilations, layer):
+        """TF 1.15's ``tf.nn.convolution`` made a ``dilation_rate`` constant; its convolution layers made it
+        once per layer (in ``build``), TF 2's layers call ``tf.nn.convolution`` at each call."""
+        if _tf.tf.executing_eagerly() or not _all_ones(dilations):
             return
-        if _all_ones(dilations):
-            self._state(_tf.tf.compat.v1.get_default_graph()).extra += 1
+        count = self._state(_tf.tf.compat.v1.get_default_graph())
+        if layer is not None:
+            if layer in count.conv_layers:
+                return
+            count.conv_layers.add(layer)
+        count.extra += 1
 
     def _wrap_get_seed(self, get_seed):
         def get_seed_counting_tf1_ops(op_seed):

@@ -149,15 +149,20 @@ def test_elastic_average_one_worker_period_two(graph, tmp_path):
     assert (reader.get_tensor("v0"), reader.get_tensor("v1")) == (2.0, 3.0)
 
 
-def test_elastic_average_distance_loss_uses_each_variables_own_center(graph):
+def test_elastic_average_pair_own_centers_uses_each_variables_own_center(graph):
     # loss = w0 + 2 w1 with var_list=[w1]: the gradient is 2 + rho (w1 - center(w1)).
-    # TF 1.15 paired trainable_variables() (w0 first) with var_list's centers.
+    # By default, as TF 1.15, trainable_variables() (w0 first) pair with var_list's centers
+    # (tests/oracle/test_contrib_opt_fidelity.py).
     getter = copt.ElasticAverageCustomGetter(worker_device=LOCAL_DEVICE)
     with v1.variable_scope("", custom_getter=getter):
         w0 = v1.get_variable(initializer=5.0, name="w0")
         w1 = v1.get_variable(initializer=3.0, name="w1")
     opt = copt.ElasticAverageOptimizer(
-        v1.train.GradientDescentOptimizer(0.5), num_worker=2, ea_custom_getter=getter, communication_period=4
+        v1.train.GradientDescentOptimizer(0.5),
+        num_worker=2,
+        ea_custom_getter=getter,
+        communication_period=4,
+        pair_own_centers=True,
     )
     assert opt._moving_rate == pytest.approx(0.9 / 4 / 2)
     assert opt._rho == pytest.approx(0.9 / 4 / 2 / 0.5)

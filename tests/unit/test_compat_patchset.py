@@ -58,3 +58,17 @@ def test_concurrent_first_applies_run_the_patches_once():
     for thread in threads:
         thread.join(timeout=30)
     assert calls == ["a"] and results == [["a"]] * 4
+
+
+def test_shim_adds_what_is_missing_and_forwards_the_rest():
+    import types
+
+    from tf1clip.compat._patchset import Shim
+
+    base = types.ModuleType("pkg.mod", "doc")
+    base.kept = 1
+    shim = Shim(base, "moved_tf_symbols", {"added": 2})
+    assert (shim.__name__, shim.__doc__, shim.kept, shim.added) == ("pkg.mod", "doc", 1, 2)
+    assert shim._tf1clip_patch == "moved_tf_symbols" and not hasattr(base, "added")
+    with pytest.raises(AttributeError, match="missing"):
+        _ = shim.missing

@@ -10,8 +10,13 @@ from tf1clip.contrib import estimator
 v1 = tf.compat.v1
 
 
-def test_is_the_foundation_decorator():
-    assert estimator.clip_gradients_by_norm is tf1clip.clip_gradients_by_norm
+def test_is_the_foundation_decorator_with_tf115s_clip_stage():
+    opt = v1.train.GradientDescentOptimizer(1.0)
+    wrapped = estimator.clip_gradients_by_norm(opt, 2.0)
+    assert type(wrapped) is type(tf1clip.clip_gradients_by_norm(opt, 2.0))
+    assert wrapped.clip_stage == "per_replica"  # TF 1.15 clipped each replica's gradients
+    assert estimator.clip_gradients_by_norm(opt, 2.0, clip_stage="aggregated").clip_stage == "aggregated"
+    assert tf1clip.clip_gradients_by_norm(opt, 2.0).clip_stage == "aggregated"
 
 
 def test_applies_norm():

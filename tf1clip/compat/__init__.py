@@ -1,6 +1,8 @@
 """TensorFlow access and the patch sets: the only package that reaches TensorFlow's, tensorflow-estimator's,
-tf-slim's and TF-GAN's non-public names.
+tf-slim's and TF-GAN's non-public names (docs/layout.rst).
 
-``_tf`` imports TensorFlow, checks its version and holds the named accessors of TF internals; ``_estimator``,
-``_slim`` and ``_gan`` hold the patches that make tensorflow-estimator, tf-slim and TF-GAN run on TensorFlow 2.15+.
+``_tf`` imports TensorFlow, checks its version and holds the named accessors of TF internals; ``_patchset``
+is ``PatchSet``; ``_estimator``, ``_slim`` and ``_gan`` hold the patch sets that make tensorflow-estimator,
+tf-slim and TF-GAN run on TensorFlow 2.15+; ``_heads`` the tensorflow-estimator head internals that
+``tf1clip.contrib.estimator``'s heads build on.
 """

@@ -27,7 +27,7 @@ import sys
 import types
 from typing import Any, Callable, Dict, List, Optional
 
-from tf1clip.compat._patchset import PatchSet
+from tf1clip.compat._patchset import PatchSet, Shim
 from tf1clip.contrib import _successor
 
 # tf1clip.contrib.gan namespace -> the TF-GAN module behind it.
@@ -42,8 +42,6 @@ DELEGATES: Dict[str, str] = {
 }
 
 INSTALL_HINT = "pip install 'tf1clip[gan]'"
-
-_Shim = _successor.Shim
 
 
 def _tf():
@@ -94,7 +92,7 @@ class _EstimatorStandIn(types.ModuleType):
         self.SessionRunContext = train.SessionRunContext
         self.SessionRunValues = train.SessionRunValues
         self.Estimator = _missing_estimator_class("Estimator")
-        self.tpu = _Shim(
+        self.tpu = Shim(
             types.ModuleType(name + ".tpu"),
             "estimator_namespace",
             {"TPUEstimator": _missing_estimator_class("TPUEstimator")},
@@ -116,9 +114,9 @@ def _tensorflow_for_gan() -> types.ModuleType:
     global _tf_for_gan
     if _tf_for_gan is None:
         tf = _tf()
-        v1 = _Shim(tf.compat.v1, "estimator_namespace", {"estimator": _EstimatorStandIn("tf.compat.v1.estimator")})
-        compat = _Shim(tf.compat, "estimator_namespace", {"v1": v1})
-        _tf_for_gan = _Shim(
+        v1 = Shim(tf.compat.v1, "estimator_namespace", {"estimator": _EstimatorStandIn("tf.compat.v1.estimator")})
+        compat = Shim(tf.compat, "estimator_namespace", {"v1": v1})
+        _tf_for_gan = Shim(
             tf, "estimator_namespace", {"estimator": _EstimatorStandIn("tf.estimator"), "compat": compat}
         )
     return _tf_for_gan
@@ -261,7 +259,7 @@ def _patch_getargspec() -> bool:
     for module in _gan_modules():
         current = vars(module).get("inspect")
         if current is inspect:
-            setattr(module, "inspect", _Shim(inspect, "inspect_getargspec", {"getargspec": _getargspec}))  # noqa: B010
+            setattr(module, "inspect", Shim(inspect, "inspect_getargspec", {"getargspec": _getargspec}))  # noqa: B010
             changed = True
     return changed
 

@@ -2,12 +2,15 @@
 
 ``tf1clip.contrib._estimator_heads`` builds ``multi_label_head`` and ``multi_head`` on these and returns the
 v1 single-label heads from them; it reaches tensorflow-estimator only through this module. Importing it
-imports tensorflow-estimator: import it after ``tf1clip.estimator`` (which applies ``compat._estimator``'s
-patches first). Every name in ``PRIVATE_NAMES`` was checked on tensorflow-estimator 2.15.0 with TensorFlow
-2.15.1 and 2.21.0 (``CHECKED_ON``; tests/_contrib_estimator_heads_cases.py resolves them all). Public
-replacement: none for v1 heads (tensorflow-estimator 2.15 exports only the v2 ``tf.estimator.*Head`` classes).
+imports ``tf1clip.estimator`` first, which applies ``compat._estimator``'s patches (on TensorFlow 2.16+
+tensorflow-estimator does not import without them). Every name in ``PRIVATE_NAMES`` was checked on
+tensorflow-estimator 2.15.0 with TensorFlow 2.15.1 and 2.21.0 (``CHECKED_ON``;
+tests/subprocess/_contrib_estimator_heads_cases.py resolves them all).
+Public replacement: none for v1 heads (tensorflow-estimator 2.15 exports only the v2 ``tf.estimator.*Head``
+classes).
 """
 
+import tf1clip.estimator  # noqa: F401  (applies the Estimator patches before tensorflow-estimator is imported)
 from tensorflow_estimator.python.estimator.canned import head as _head_lib
 from tensorflow_estimator.python.estimator.canned import metric_keys as _metric_keys
 from tensorflow_estimator.python.estimator.canned import prediction_keys as _prediction_keys

@@ -1,8 +1,9 @@
 """``PatchSet``: the named patches that make one package (tensorflow-estimator, tf-slim, TF-GAN) run on the
-installed TensorFlow and Python, applied once per process."""
+installed TensorFlow and Python, applied once per process; ``Shim``: the stand-in module they install."""
 
 import threading
-from typing import Callable, Dict, Iterator, List, Mapping, Optional
+import types
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional
 
 
 class PatchSet(Mapping[str, Callable[[], bool]]):
@@ -43,3 +44,17 @@ class PatchSet(Mapping[str, Callable[[], bool]]):
                     self._requires()
                 self._applied = [name for name, patch in self._patches.items() if patch()]
             return list(self._applied)
+
+
+class Shim(types.ModuleType):
+    """Stands in for ``base`` inside a successor's module: adds ``extra`` (what TensorFlow or Python removed),
+    forwards the rest; ``patch`` names the patch that made it."""
+
+    def __init__(self, base: types.ModuleType, patch: str, extra: Dict[str, Any]):
+        super().__init__(base.__name__, base.__doc__)
+        self.__dict__.update(extra)
+        self._tf1clip_base = base
+        self._tf1clip_patch = patch
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._tf1clip_base, name)

@@ -20,7 +20,7 @@ import sys
 import types
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from tf1clip.compat._patchset import PatchSet
+from tf1clip.compat._patchset import PatchSet, Shim
 from tf1clip.contrib import _successor
 
 # tf1clip.contrib namespace -> tf-slim modules searched in order.
@@ -131,9 +131,6 @@ def module_dir(namespace: str, module_globals: Dict[str, Any]) -> Callable[[], L
 # The compatibility layer.
 
 
-_Shim = _successor.Shim
-
-
 def _tensorflow():
     from tf1clip.compat._tf import tf
 
@@ -218,14 +215,14 @@ def _patch_moved_symbols() -> bool:
     changed = False
     for module in _tf_slim_modules():
         for global_name, value in list(vars(module).items()):
-            if not isinstance(value, types.ModuleType) or isinstance(value, _Shim):
+            if not isinstance(value, types.ModuleType) or isinstance(value, Shim):
                 continue
             moved = _MOVED.get(value.__name__)
             if not moved:
                 continue
             extra = {name: make() for name, make in moved.items() if not hasattr(value, name)}
             if extra:
-                setattr(module, global_name, _Shim(value, "moved_tf_symbols", extra))
+                setattr(module, global_name, Shim(value, "moved_tf_symbols", extra))
                 changed = True
     return changed
 
@@ -351,9 +348,9 @@ def _patch_supervisor() -> bool:
     and its sync chief queue runners end at ``stop``."""
     learning = importlib.import_module("tf_slim.learning")
     current = vars(learning)["supervisor"]
-    if isinstance(current, _Shim):
+    if isinstance(current, Shim):
         return False
-    shim = _Shim(current, "supervisor_threads_graph_mode", {"Supervisor": _graph_mode_supervisor()})
+    shim = Shim(current, "supervisor_threads_graph_mode", {"Supervisor": _graph_mode_supervisor()})
     setattr(learning, "supervisor", shim)  # noqa: B010
     return True
 

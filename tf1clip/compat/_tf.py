@@ -319,8 +319,11 @@ def get_seed_call_site(caller):
     """What calls TF 2's ``random_seed.get_seed`` from the frame ``caller``, as a dict, or None.
 
     ``{"op": "random_uniform", "default_range": ..., "zero_min": ..., "integer": ..., "dropout_rate_is_number":
-    None | bool}``: a ``random_ops.random_uniform`` call, made (or not) by ``nn_ops._dropout``.
+    None | bool}``: a ``random_ops.random_uniform`` call, made (or not) by ``nn_ops._dropout``;
+    ``{"op": "random_gamma"}``: a ``random_ops.random_gamma`` call.
     """
+    if caller is not None and _frame_in(caller, "random_gamma", "ops/random_ops.py"):
+        return {"op": "random_gamma"}
     if caller is None or not _frame_in(caller, "random_uniform", "ops/random_ops.py"):
         return None
     local = caller.f_locals
@@ -358,18 +361,36 @@ def wrap_get_seed(make_wrapper):
     return undo
 
 
+def _calling_conv_layer(frame):
+    """The Keras convolution layer whose ``convolution_op`` method (or its autograph conversion, which TF 2.15's
+    ``tf.compat.v1.layers`` call in graph mode) is among the 8 frames from ``frame``, or None."""
+    for _ in range(8):
+        if frame is None:
+            return None
+        converted = frame.f_code.co_name == "tf__convolution_op"
+        if converted or _frame_in(frame, "convolution_op", "layers/convolutional/base_conv.py"):
+            layer = frame.f_locals.get("self")
+            return layer if hasattr(layer, "dilation_rate") else None
+        frame = frame.f_back
+    return None
+
+
 def wrap_convolution(before_call):
-    """Makes ``nn_ops.convolution_internal`` call ``before_call(dilations)`` first; returns the undo function.
+    """Makes ``nn_ops.convolution_internal`` call ``before_call(dilations, layer)`` first; returns the undo function.
 
     ``tf.nn.convolution`` (v1 and v2), and through it the Keras / ``tf.compat.v1.layers`` and tf-slim
     convolution layers, look the function up in ``nn_ops`` at each call; ``tf.nn.conv2d`` does not use it.
+    ``layer``: the Keras convolution layer (tf-keras / Keras 2 ``convolution_op``) making the call, or None.
     """
+    import sys
+
     from tensorflow.python.ops import nn_ops
 
     original = nn_ops.convolution_internal
 
     def convolution_internal(*args, **kwargs):
-        before_call(kwargs.get("dilations", args[5] if len(args) > 5 else None))
+        layer = _calling_conv_layer(sys._getframe(1))
+        before_call(kwargs.get("dilations", args[5] if len(args) > 5 else None), layer)
         return original(*args, **kwargs)
 
     nn_ops.convolution_internal = convolution_internal

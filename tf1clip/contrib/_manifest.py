@@ -378,7 +378,14 @@ ROWS: Tuple[Row, ...] = (
     + _submodules(_C, "gan", extra="gan")
     + _submodules(_C, "learn", tf_paths=("tf.contrib",))
     + (
-        Row(_C + ".estimator", "tf1clip.core.optimizer", ("clip_gradients_by_norm",), ("tf.contrib.estimator",)),
+        Row(
+            _C + ".estimator",
+            _C + ".estimator",
+            ("clip_gradients_by_norm",),
+            ("tf.contrib.estimator",),
+            differences="tf1clip.clip_gradients_by_norm with TF 1.15's clip_stage='per_replica' default; "
+            "clip_stage='aggregated' clips the gradients summed over the replicas.",
+        ),
         Row(
             _C + ".estimator",
             _C + ".estimator",

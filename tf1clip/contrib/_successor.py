@@ -5,25 +5,11 @@ among the successor's modules on first use, which imports (and patches) the
 successor then, and caches what it finds in the namespace's globals; its
 ``__dir__`` (``module_dir``) adds the successor's public names.
 ``tf1clip.compat._slim`` and ``tf1clip.compat._gan`` say which modules and how to load them,
-and patch them with ``Shim`` stand-ins.
+and patch them.
 """
 
 import types
 from typing import AbstractSet, Any, Callable, Dict, Iterable, List, Optional, Sequence
-
-
-class Shim(types.ModuleType):
-    """Stands in for ``base`` inside a successor's module: adds ``extra`` (what TensorFlow or Python removed),
-    forwards the rest; ``patch`` names the patch that made it."""
-
-    def __init__(self, base: types.ModuleType, patch: str, extra: Dict[str, Any]):
-        super().__init__(base.__name__, base.__doc__)
-        self.__dict__.update(extra)
-        self._tf1clip_base = base
-        self._tf1clip_patch = patch
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._tf1clip_base, name)
 
 
 def not_installed(what: str, successor: str, install_hint: str, about: str) -> ImportError:

@@ -1,7 +1,9 @@
 """``tf.contrib.estimator``'s gradient-clipping decorator, heads and head-taking Estimators.
 
 ``clip_gradients_by_norm(optimizer, clip_norm)`` clips by the GLOBAL norm, as
-contrib's did despite its name; it is ``tf1clip.clip_gradients_by_norm``.
+contrib's did despite its name; it is ``tf1clip.clip_gradients_by_norm`` with TF 1.15's
+``clip_stage="per_replica"`` as its default (under a ``tf.distribute`` strategy each
+replica's gradients are clipped before they are summed; ``clip_stage="aggregated"`` clips the sum).
 
 The heads are TF 1.15's ``tf.contrib.estimator`` heads, v1 ``_Head`` objects for
 ``tf1clip.estimator``'s (``tf.compat.v1.estimator``'s) ``DNNEstimator``, ``LinearEstimator``,
@@ -25,13 +27,35 @@ from typing import Any, List
 
 from tf1clip.compat._tf import tf
 from tf1clip.contrib import _manifest
-from tf1clip.core.optimizer import clip_gradients_by_norm  # noqa: F401
+from tf1clip.core import optimizer as _optimizer
 
 SUM_OVER_BATCH_SIZE = "weighted_sum_over_batch_size"  # tf.compat.v1.losses.Reduction.SUM_OVER_BATCH_SIZE
 
 _ESTIMATORS = ("DNNEstimator", "DNNLinearCombinedEstimator", "LinearEstimator")
 
 __all__ = _manifest.names_of(__name__)
+
+
+def clip_gradients_by_norm(
+    optimizer: Any,
+    clip_norm: Any,
+    *,
+    on_nonfinite: str = "nan",
+    clip_stage: str = "per_replica",
+    report_norms: Any = False,
+) -> Any:
+    """``tf.contrib.estimator.clip_gradients_by_norm``: ``optimizer`` wrapped to clip gradients by their GLOBAL norm.
+
+    ``tf1clip.clip_gradients_by_norm`` with TF 1.15's default: under a ``tf.distribute`` strategy each
+    replica's gradients are clipped before the replicas are summed, as contrib did (2 replicas with
+    gradients ``[3, 0]`` and ``[0, 4]``, ``clip_norm=2``: the sum applied is ``[2, 2]``).
+    ``clip_stage="aggregated"`` clips the summed gradients instead (``[1.2, 1.6]``: one device on the
+    whole batch). Without a strategy both are the same. ``on_nonfinite`` and ``report_norms`` as for
+    ``tf1clip.transform_gradients``.
+    """
+    return _optimizer.clip_gradients_by_norm(
+        optimizer, clip_norm, on_nonfinite=on_nonfinite, clip_stage=clip_stage, report_norms=report_norms
+    )
 
 
 def _estimator(name: str) -> Any:

@@ -8,6 +8,7 @@ from tf1clip.upgrade._astutil import chains
 from tf1clip.upgrade._astutil import collect_aliases
 from tf1clip.upgrade._astutil import dotted as dotted_name
 from tf1clip.upgrade._astutil import resolve
+from tf1clip.upgrade._numerics import numeric_notes
 from tf1clip.upgrade._tables import ERROR
 from tf1clip.upgrade._tables import ESTIMATOR_INSTALL
 from tf1clip.upgrade._tables import INFO
@@ -269,21 +270,26 @@ def _graph_mode_line(scan, tf_alias, tf_stmt, log):
 
 # Calls whose ops TensorFlow 2 counts differently from TF 1.15, so that op seeds drawn after them differ
 # (docs/oracle.rst, "Seeds"): last name component -> what differs.
-_SEED_UNMATCHED = {
-    "random_gamma": "tf.random_gamma builds 2 more ops on TensorFlow 2",
-    "random.gamma": "tf.random.gamma builds 2 more ops on TensorFlow 2",
-    "atrous_conv2d": "a dilated convolution builds other ops on TensorFlow 2",
-    "gradients": "TensorFlow 2 builds gradients with other ops",
-    "minimize": "TensorFlow 2 builds gradients with other ops",
-    "compute_gradients": "TensorFlow 2 builds gradients with other ops",
-    "clip_by_global_norm": "tf.clip_by_global_norm builds one op less on TensorFlow 2",
-}
-_DILATION_KEYWORDS = ("dilation_rate", "dilations", "rate")
+_GRADIENT_OPS = (
+    "TensorFlow 2 builds gradients with another number of ops than TF 1.15 (reduce_mean, broadcasting "
+    "arithmetic, strided slices, sparse softmax cross-entropy, while loops)"
+)
+_SEED_UNMATCHED = {"gradients": _GRADIENT_OPS, "minimize": _GRADIENT_OPS, "compute_gradients": _GRADIENT_OPS}
 # Calls that draw op seeds (random ops, initializers, layers and cells that make variables).
 _SEED_DRAWERS = frozenset(
     "random_uniform uniform random_normal normal truncated_normal dropout random_shuffle shuffle multinomial "
     "categorical random_crop random_gamma gamma get_variable Variable dense conv1d conv2d conv3d conv2d_transpose "
     "separable_conv2d fully_connected embed_sequence dynamic_rnn static_rnn bidirectional_dynamic_rnn".split()
+)
+
+
+_DETERMINISTIC_INITIALIZERS = (
+    "variables_initializer",
+    "tables_initializer",
+    "zeros_initializer",
+    "ones_initializer",
+    "constant_initializer",
+    "identity_initializer",
 )
 
 
@@ -303,7 +309,7 @@ def _graph_seed_uses(tree):
 def _draws_seed(name):
     """Whether a call of ``name`` may draw an op seed (a random op, an initializer, a layer or cell)."""
     tail = name.split(".")[-1]
-    initializer = tail.endswith("_initializer") and not tail.endswith(("variables_initializer", "tables_initializer"))
+    initializer = tail.endswith("_initializer") and not tail.endswith(_DETERMINISTIC_INITIALIZERS)
     return tail in _SEED_DRAWERS or initializer
 
 
@@ -318,15 +324,9 @@ def _call_name(node):
 def _seed_unmatched(node):
     """Why op seeds drawn after the call ``node`` differ from TF 1.15's, or None."""
     full = _call_name(node)
-    name = full.split(".")[-1]
     for key, why in _SEED_UNMATCHED.items():
         if full == key or full.endswith("." + key):
             return why
-    for keyword in node.keywords:
-        value = keyword.value
-        literal_one = isinstance(value, ast.Constant) and value.value == 1
-        if keyword.arg in _DILATION_KEYWORDS and "conv" in name.lower() and not literal_one:
-            return "a dilated convolution builds other ops on TensorFlow 2"
     return None
 
 
@@ -453,6 +453,7 @@ def finish(text, tree, target="modern", input_names_tf=True):
     if scan.estimator_uses and target != "estimator":
         _estimator_error(scan.estimator_uses, log)
     _session_threads_note(tree, scan, target, log)
+    numeric_notes(tree, log, _log_at, graph_seed=bool(_graph_seed_uses(tree)))
     top = _top_index(body)
     if top == len(body):
         return text, log, []  # only a docstring and __future__ imports

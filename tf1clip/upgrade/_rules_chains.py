@@ -95,6 +95,7 @@ def rewrite_chain(edits, node, parent):
     if not isinstance(node.ctx, ast.Load):
         return
     path = resolve(edits.aliases, name)
+    _report_opt_in_fix(edits, node, parent, path)
     if (
         path is None
         or _prefix_rename(edits, node, parent, name, path)
@@ -113,6 +114,57 @@ def rewrite_chain(edits, node, parent):
             _module_use_ok(edits, node, path)
         else:
             edits.add(ERROR, node, contrib_error(name, path))
+
+
+def _report_opt_in_fix(edits, node, parent, path):
+    """WARNING at a call of a contrib.opt/estimator name that keeps a TF 1.15 quirk, without its fix's keyword."""
+    if path is None or not path.startswith(("tf.contrib.opt.", "tf.contrib.estimator.")):
+        return
+    name = path.rsplit(".", 1)[-1]
+    fix = T.OPT_IN_FIXES.get(name)
+    if not fix or not isinstance(parent, ast.Call) or parent.func is not node:
+        return
+    if name == "MultitaskOptimizerWrapper" and not _wrapped_optimizer_kept(edits, parent):
+        return
+    if name == "clip_gradients_by_norm" and not _uses_distribute(edits):
+        return
+    if name == "ElasticAverageOptimizer" and not _passes_var_list(edits):
+        return
+    if fix[0] not in {k.arg for k in parent.keywords}:
+        edits.add(T.WARNING, parent, fix[1])
+
+
+def _uses_distribute(edits):
+    """Whether the file names ``tf.distribute`` (or ``tf.contrib.distribute``) or passes ``train_distribute``."""
+    return any(
+        (isinstance(n, ast.Attribute) and n.attr == "distribute")
+        or (isinstance(n, ast.keyword) and n.arg in ("train_distribute", "eval_distribute"))
+        for n in edits.parents
+    ) or any(".distribute" in path for path in edits.aliases.values())
+
+
+_VAR_LIST_POSITION = {"compute_gradients": 1, "minimize": 2}
+
+
+def _passes_var_list(edits):
+    """Whether the file calls ``compute_gradients``/``minimize`` with a ``var_list`` (by keyword or position)."""
+    return any(
+        isinstance(n, ast.Call)
+        and isinstance(n.func, ast.Attribute)
+        and n.func.attr in _VAR_LIST_POSITION
+        and (any(k.arg == "var_list" for k in n.keywords) or len(n.args) > _VAR_LIST_POSITION[n.func.attr])
+        for n in edits.parents
+    )
+
+
+def _wrapped_optimizer_kept(edits, call):
+    """Whether ``call``'s first argument is a name that stays bound to it (``w = Wrapper(opt)``, not
+    ``opt = Wrapper(opt)`` nor ``Wrapper(AdamOptimizer(...))``)."""
+    if not call.args or not isinstance(call.args[0], ast.Name):
+        return False
+    assign = edits.parents.get(call)
+    targets = assign.targets if isinstance(assign, ast.Assign) else []
+    return not any(isinstance(t, ast.Name) and t.id == call.args[0].id for t in targets)
 
 
 def _binding_supported(edits, root):

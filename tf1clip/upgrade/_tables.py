@@ -488,6 +488,42 @@ DECAY_VAR_LIST_WARNING = (
     "variables, add decay_listed_only=True (numbers then differ from TF 1.15's)."
 )
 
+# tf.contrib.opt / tf.contrib.estimator names whose TF 1.15 quirk tf1clip keeps unless a keyword opts into the
+# fix (docs/contrib_opt.rst, docs/contrib.rst): name -> (keyword, the WARNING at each call without it). A
+# MultitaskOptimizerWrapper is reported only where its optimizer is a name (one made inline has no other use),
+# clip_gradients_by_norm only in a file that uses tf.distribute (without a strategy both stages are the same),
+# ElasticAverageOptimizer only in a file that passes a var_list to compute_gradients/minimize.
+OPT_IN_FIXES = {
+    "clip_gradients_by_norm": (
+        "clip_stage",
+        "Under a tf.distribute strategy, tf.contrib.estimator.clip_gradients_by_norm clipped each replica's "
+        "gradients before they were summed on TF 1.15; tf1clip.contrib.estimator does the same "
+        "(clip_stage='per_replica'). To clip the summed gradients, as one device on the whole batch would, add "
+        "clip_stage='aggregated' (numbers then differ from TF 1.15's with several replicas).",
+    ),
+    "MultitaskOptimizerWrapper": (
+        "leave_optimizer_unmodified",
+        "tf.contrib.opt.MultitaskOptimizerWrapper replaced the update methods of the optimizer it wraps on TF "
+        "1.15, so that optimizer, used directly too, skipped all-zero gradients; tf1clip.contrib.opt does the "
+        "same. To leave it unmodified, add leave_optimizer_unmodified=True (numbers then differ from TF 1.15's "
+        "where the wrapped optimizer itself applies an all-zero gradient).",
+    ),
+    "VariableClippingOptimizer": (
+        "clip_repeated_rows_once",
+        "tf.contrib.opt.VariableClippingOptimizer clipped a row once per occurrence of its index in a sparse "
+        "gradient on TF 1.15 (a repeated row was clipped too far, even through zero); tf1clip.contrib.opt does "
+        "the same. To clip each row once, add clip_repeated_rows_once=True (numbers then differ from TF 1.15's "
+        "where an index repeats).",
+    ),
+    "ElasticAverageOptimizer": (
+        "pair_own_centers",
+        "tf.contrib.opt.ElasticAverageOptimizer's compute_gradients/minimize(var_list=...) paired "
+        "trainable_variables() in order with var_list's centers on TF 1.15; tf1clip.contrib.opt does the same. "
+        "To pair each variable with its own center, add pair_own_centers=True (numbers then differ from TF "
+        "1.15's for a var_list that is not every trainable variable in creation order).",
+    ),
+}
+
 # TF 1 import paths that TF 2 lacks, moved wherever they start a module path (tf1clip re-creates them).
 PATH_MOVES = {"tf.examples.tutorials.mnist": "tf1clip.examples.tutorials.mnist"}
 

@@ -126,10 +126,13 @@ class ElasticAverageOptimizer(tf.compat.v1.train.Optimizer):
     global centers) and ``swapping_saver`` (saves the global centers under the
     variables' names).
 
-    Differences from TF 1.15 (fixes): ``compute_gradients(loss, var_list)``
-    pairs each variable of ``var_list`` with its own local center (contrib
-    paired ``trainable_variables()`` in order with ``var_list``'s centers, so a
-    ``var_list`` that was not all trainable variables in order mixed them up);
+    As in TF 1.15, ``compute_gradients(loss, var_list)`` (and ``minimize``)
+    pairs ``trainable_variables()`` in order with ``var_list``'s local centers:
+    a ``var_list`` that is not every trainable variable in that order puts
+    other variables' distances in the loss. ``pair_own_centers=True`` pairs
+    each variable of ``var_list`` with its own center.
+
+    Differences from TF 1.15 (fixes of what crashed or hung):
     ``synchronous=True`` works across workers (contrib created the token
     queues on each worker's own device, so two workers waited forever);
     ``rho``'s default also works for ``AdamOptimizer`` (contrib read
@@ -148,6 +151,8 @@ class ElasticAverageOptimizer(tf.compat.v1.train.Optimizer):
       synchronous: if True, ``get_init_op`` also waits until every worker has
         initialised (token queues).
       name: the optimizer's name.
+      pair_own_centers: the distance loss pairs each variable with its own
+        local center (default False: TF 1.15's pairing, above).
 
     Raises:
       TypeError: ``opt`` or ``ea_custom_getter`` has the wrong type.
@@ -167,6 +172,7 @@ class ElasticAverageOptimizer(tf.compat.v1.train.Optimizer):
         use_locking=True,
         synchronous=False,
         name="ElasticAverageOptimizer",
+        pair_own_centers=False,
     ):
         _common.check_optimizer(opt)
         if not isinstance(ea_custom_getter, ElasticAverageCustomGetter):
@@ -180,6 +186,7 @@ class ElasticAverageOptimizer(tf.compat.v1.train.Optimizer):
         self._period = communication_period
         self._getter = ea_custom_getter
         self._synchronous = synchronous
+        self._pair_own_centers = bool(pair_own_centers)
         if moving_rate is None:
             self._moving_rate = self.BETA / communication_period / num_worker
         else:
@@ -207,10 +214,12 @@ class ElasticAverageOptimizer(tf.compat.v1.train.Optimizer):
         colocate_gradients_with_ops=False,
         grad_loss=None,
     ):
-        """``opt.compute_gradients`` of ``loss + rho * sum(l2_loss(var - local_center))``."""
+        """``opt.compute_gradients`` of ``loss + rho * sum(l2_loss(var - local_center))`` (pairing: class doc)."""
         if not var_list:
             var_list = tf.compat.v1.trainable_variables()
-        distance = [tf.subtract(v, self._getter.local_center(v)) for v in var_list]
+        centers = [self._getter.local_center(v) for v in var_list]
+        paired = var_list if self._pair_own_centers else tf.compat.v1.trainable_variables()
+        distance = [tf.subtract(v, c) for v, c in zip(paired, centers)]
         total_loss = loss + self._rho * tf.add_n([tf.nn.l2_loss(d) for d in distance])
         return self._opt.compute_gradients(
             total_loss, var_list, gate_gradients, aggregation_method, colocate_gradients_with_ops, grad_loss

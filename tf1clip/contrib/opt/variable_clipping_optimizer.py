@@ -45,15 +45,20 @@ class VariableClippingOptimizer(_delegate.DelegatingOptimizer):
     (then the whole variable, with a warning, as in TF 1.15). Several
     instances can be chained for different norms.
 
-    Differences from TF 1.15 (fixes):
+    As in TF 1.15, a row whose index appears k times in an ``IndexedSlices``
+    gradient has its excess over ``max_norm`` subtracted k times (row
+    ``[3, 4]``, ``max_norm=2``, index twice: ``[-0.6, -0.8]``);
+    ``clip_repeated_rows_once=True`` clips each row once (``[1.2, 1.6]``).
+
+    Differences from TF 1.15 (fixes of what silently did nothing or diverged):
 
     * ``grads_and_vars`` may be any iterable; contrib iterated it twice, so a
       Python 3 ``zip`` was consumed by ``opt`` and nothing was clipped;
-    * under a ``tf.distribute`` strategy each replica clips, in its copy of the
-      variable, the rows that any replica updated; contrib clipped only the
-      replica's own rows, so the copies silently diverged (and a tf1clip
-      wrapper around it, which hands the summed gradient to replica 0, left
-      every other copy unclipped).
+    * under a ``tf.distribute`` strategy with several replicas each replica
+      clips, in its copy of the variable, the rows that any replica updated,
+      each once; contrib clipped only the replica's own rows, so the copies
+      silently diverged (and a tf1clip wrapper around it, which hands the
+      summed gradient to replica 0, left every other copy unclipped).
 
     Args:
       opt: the ``tf.compat.v1.train.Optimizer`` instance that applies the gradients.
@@ -63,6 +68,8 @@ class VariableClippingOptimizer(_delegate.DelegatingOptimizer):
       use_locking: use locks for the clip updates.
       colocate_clip_ops_with_vars: place the clip computations with each variable.
       name: name scope of the returned op (default ``"VariableClipping"``).
+      clip_repeated_rows_once: clip a row of a sparse update once however often
+        its index repeats (default False: once per occurrence, as TF 1.15).
 
     Raises:
       TypeError: ``opt`` is not a ``tf.compat.v1.train.Optimizer`` instance or
@@ -77,6 +84,7 @@ class VariableClippingOptimizer(_delegate.DelegatingOptimizer):
         use_locking=False,
         colocate_clip_ops_with_vars=False,
         name="VariableClipping",
+        clip_repeated_rows_once=False,
     ):
         _common.check_optimizer(opt)
         if not isinstance(vars_to_clip_dims, dict):
@@ -89,6 +97,7 @@ class VariableClippingOptimizer(_delegate.DelegatingOptimizer):
         self._vars_to_clip_dims = {_ref_key(v): list(dims) for v, dims in vars_to_clip_dims.items()}
         self._max_norm = max_norm
         self._colocate_clip_ops_with_vars = colocate_clip_ops_with_vars
+        self._clip_repeated_rows_once = bool(clip_repeated_rows_once)
 
     def apply_gradients(self, grads_and_vars, global_step=None, name=None):
         """``opt.apply_gradients``, then each listed variable with a gradient clipped to ``max_norm``."""
@@ -126,12 +135,14 @@ class VariableClippingOptimizer(_delegate.DelegatingOptimizer):
                 var.op.name,
             )
             return self._clip_dense(var)
-        grad = _every_replicas_rows(grad)
+        summed = _every_replicas_rows(grad)
+        indices = summed.indices
+        if self._clip_repeated_rows_once or summed is not grad:
+            indices = tf.unique(indices)[0]
         with tf.compat.v1.colocate_with(var):
-            indices = tf.unique(grad.indices)[0]
             rows = tf.gather(var, indices)
         with self._maybe_colocate_with(var):
-            delta = tf.IndexedSlices(rows - tf.clip_by_norm(rows, self._max_norm, dims), indices, grad.dense_shape)
+            delta = tf.IndexedSlices(rows - tf.clip_by_norm(rows, self._max_norm, dims), indices, summed.dense_shape)
         with tf.compat.v1.colocate_with(var):
             return var.scatter_sub(delta, use_locking=self._use_locking)
 
