@@ -1,6 +1,6 @@
 """Processes of a TensorFlow cluster on 127.0.0.1: free ports, bounded waits, and every process stopped at the end.
 
-Used by ps_cluster.py and by the tests that start clusters (tests/subprocess/_opt2_cluster.py,
+Used by ps_cluster.py and by the tests that start clusters (tests/subprocess/_contrib_opt_cluster.py,
 tests/subprocess/test_estimator_cluster.py)::
 
     with LocalCluster(timeout=120) as cluster:

@@ -1,7 +1,7 @@
 """ExternalOptimizerInterface and ScipyOptimizerInterface against TF 1.15 and closed-form optima.
 
 The SciPy tests need SciPy (the ``scipy`` and ``test`` extras); they are skipped
-without it. tests/data/tf115_opt2/refs.json holds TF 1.15.5's results (SciPy 1.7.3).
+without it. tests/data/tf115_opt_wrappers/refs.json holds TF 1.15.5's results (SciPy 1.7.3).
 """
 
 import importlib.util
@@ -18,11 +18,11 @@ from tf1clip.contrib import opt as copt
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 _spec = importlib.util.spec_from_file_location(
-    "opt2_make_refs", os.path.join(os.path.dirname(HERE), "data", "tf115_opt2", "make_refs.py")
+    "opt_wrappers_make_refs", os.path.join(os.path.dirname(HERE), "data", "tf115_opt_wrappers", "make_refs.py")
 )
 make_refs = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(make_refs)
-with open(os.path.join(os.path.dirname(HERE), "data", "tf115_opt2", "refs.json")) as _f:
+with open(os.path.join(os.path.dirname(HERE), "data", "tf115_opt_wrappers", "refs.json")) as _f:
     REFS = json.load(_f)
 v1 = tf.compat.v1
 

@@ -1,7 +1,7 @@
 """tf1clip.contrib.opt's wrappers against NumPy formulas and recorded TF 1.15 values.
 
-tests/data/tf115_opt2/refs.json and chain.ckpt were written by TF 1.15.5 with
-tf.contrib.opt (tests/data/tf115_opt2/make_refs.py, whose graph builders these
+tests/data/tf115_opt_wrappers/refs.json and chain.ckpt were written by TF 1.15.5 with
+tf.contrib.opt (tests/data/tf115_opt_wrappers/make_refs.py, whose graph builders these
 tests reuse). In-process tests build TF 2 graphs (resource variables, control
 flow v2); one subprocess repeats the checks under ``disable_v2_behavior()``
 (reference variables, control flow v1, as TF 1.15 had).
@@ -20,12 +20,12 @@ import tensorflow as tf
 from tf1clip.contrib import opt as copt
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DATA = os.path.join(os.path.dirname(HERE), "data", "tf115_opt2")
+DATA = os.path.join(os.path.dirname(HERE), "data", "tf115_opt_wrappers")
 v1 = tf.compat.v1
 
 
 def _load_make_refs():
-    spec = importlib.util.spec_from_file_location("opt2_make_refs", os.path.join(DATA, "make_refs.py"))
+    spec = importlib.util.spec_from_file_location("opt_wrappers_make_refs", os.path.join(DATA, "make_refs.py"))
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

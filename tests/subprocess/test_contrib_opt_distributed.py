@@ -1,6 +1,6 @@
 """ElasticAverageOptimizer and ModelAverageOptimizer: on a real local cluster and in one process.
 
-The cluster runs (tests/subprocess/_opt2_cluster.py: 1 parameter server + 2 workers,
+The cluster runs (tests/subprocess/_contrib_opt_cluster.py: 1 parameter server + 2 workers,
 ``tf.distribute.Server`` processes on 127.0.0.1, free ports, bounded time,
 always stopped) reproduce TF 1.15's own distributed test scenarios; the
 expected numbers are derived by hand in each test.
@@ -29,7 +29,7 @@ def _cluster(scenario, mode):
         PYTHONPATH=os.pathsep.join([os.path.dirname(os.path.dirname(HERE)), os.environ.get("PYTHONPATH", "")]),
     )
     proc = subprocess.Popen(
-        [sys.executable, os.path.join(HERE, "_opt2_cluster.py"), scenario, mode, "--timeout", "100"],
+        [sys.executable, os.path.join(HERE, "_contrib_opt_cluster.py"), scenario, mode, "--timeout", "100"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=env,

@@ -1,4 +1,4 @@
-"""tf1clip-upgrade rewrites tf.contrib.opt's optimizers (the opt1 group) in every spelling."""
+"""tf1clip-upgrade rewrites tf.contrib.opt's update-rule optimizers (LazyAdam, Nadam, AdamW, ...) in every spelling."""
 
 import pytest
 

@@ -5,8 +5,9 @@ Each :class:`Row` says where a group of public names lives (``target``), which m
 ``tf_upgrade_v2``'s spelling, implementation modules included), the extra they need, whether they need
 Keras 2 or build TF 1 graph code, and their documented differences from TF 1.15. The runtime ``__all__``
 (:func:`names_of`) and lazy ``__getattr__`` of the ``tf1clip.contrib`` modules, tf1clip-upgrade's table of
-what it converts (``own_table``), its legacy-Keras and graph-mode decisions and its install lines are derived
-from it.
+what it converts (``own_table``), its legacy-Keras and graph-mode decisions, the TF 2 homes of the names TF 2 has
+itself (``tf2_names``), the modules converted code imports by name (``separate_imports``) and its install lines
+are derived from it.
 
 Adding a name:
 
@@ -45,6 +46,12 @@ class Row(NamedTuple):
     """They build TF 1 graph code (converted code needs ``disable_v2_behavior()``)."""
     differences: str = ""
     """Their documented differences from TF 1.15 (one sentence), or ``""``."""
+    tf2_home: str = ""
+    """The TF 2 module that has these names itself (``"tf.compat.v1.nn.rnn_cell"``), where tf1clip-upgrade
+    converts them (their ``tf_paths`` are then empty), or ``""``."""
+    separate_import: bool = False
+    """For a submodule of ``tf1clip.contrib`` (a row naming it): converted code imports it by its own name
+    (``import tf1clip.contrib.learn``), not through ``import tf1clip.contrib``."""
 
 
 class Route(NamedTuple):
@@ -372,11 +379,13 @@ ROWS: Tuple[Row, ...] = (
     _submodules(
         _C, "data", "estimator", "framework", "layers", "lookup", "opt", "slim", "training", tf_paths=("tf.contrib",)
     )
-    + _submodules(_C, "rnn", "legacy_seq2seq", "cudnn_rnn", "seq2seq", tf_paths=("tf.contrib",), keras2=True)
+    + _submodules(_C, "rnn", tf_paths=("tf.contrib",), keras2=True)
+    + _submodules(_C, "legacy_seq2seq", "cudnn_rnn", tf_paths=("tf.contrib",), keras2=True, separate_import=True)
+    + _submodules(_C, "seq2seq", tf_paths=("tf.contrib",), keras2=True)
     + _submodules(_C, "crf", tf_paths=("tf.contrib",))
     + _submodules(_C, "losses", "metrics", extra="slim")
     + _submodules(_C, "gan", extra="gan")
-    + _submodules(_C, "learn", tf_paths=("tf.contrib",))
+    + _submodules(_C, "learn", tf_paths=("tf.contrib",), separate_import=True)
     + (
         Row(
             _C + ".estimator",
@@ -608,6 +617,7 @@ ROWS: Tuple[Row, ...] = (
             ("static_bidirectional_rnn", "static_rnn", "static_state_saving_rnn"),
             (),
             keras2=True,
+            tf2_home="tf.compat.v1.nn",
             differences="tf.compat.v1.nn's own functions; tf1clip-upgrade converts them to tf.compat.v1.nn.",
         ),
         Row(_C + ".rnn", _C + ".rnn._base", ("LayerRNNCell",), (), keras2=True),
@@ -628,6 +638,7 @@ ROWS: Tuple[Row, ...] = (
             ),
             (),
             keras2=True,
+            tf2_home="tf.compat.v1.nn.rnn_cell",
             differences="tf.compat.v1.nn.rnn_cell's own classes; tf1clip-upgrade converts them to it.",
         ),
         Row(
@@ -799,9 +810,18 @@ ROWS: Tuple[Row, ...] = (
         Row(
             _C + ".data",
             _C + ".data",
-            DATA_EXPERIMENTAL + DATA_V1,
+            DATA_EXPERIMENTAL,
             (),
-            differences="tf.data.experimental's and tf.compat.v1.data's own; tf1clip-upgrade converts them there.",
+            differences="tf.data.experimental's own; tf1clip-upgrade converts them there.",
+            tf2_home="tf.data.experimental",
+        ),
+        Row(
+            _C + ".data",
+            _C + ".data",
+            DATA_V1,
+            (),
+            differences="tf.compat.v1.data's own; tf1clip-upgrade converts them there.",
+            tf2_home="tf.compat.v1.data",
         ),
         Row(
             _C + ".lookup",
@@ -957,6 +977,31 @@ def keras2_targets() -> Tuple[str, ...]:
 def graph_targets() -> Tuple[str, ...]:
     """Targets, and ``target.name`` paths, that build TF 1 graph code (a path under one of them does too)."""
     return _flagged(ROWS, "graph")
+
+
+@functools.lru_cache(maxsize=None)
+def _tf2_names(table: Tuple[Row, ...], target: str, home: str) -> Tuple[str, ...]:
+    return tuple(n for r in rows(target, table) if r.tf2_home == home for n in r.names)
+
+
+def tf2_names(target: str, home: str) -> Tuple[str, ...]:
+    """The names of ``target`` that the TF 2 module ``home`` has itself (rows with that ``tf2_home``)."""
+    return _tf2_names(ROWS, target, home)
+
+
+def separate_imports() -> Tuple[str, ...]:
+    """The ``tf1clip.contrib`` submodules converted code imports by their own name: those flagged
+    ``separate_import`` and those that are no name of ``tf1clip.contrib`` (``tfprof``, ``mixed_precision``)."""
+    return _separate_imports(ROWS)
+
+
+@functools.lru_cache(maxsize=None)
+def _separate_imports(table: Tuple[Row, ...]) -> Tuple[str, ...]:
+    contrib = rows(_C, table)
+    flagged = [_C + "." + n for r in contrib if r.separate_import for n in r.names]
+    submodules = {r.target for r in table if r.target.count(".") == 2 and r.target.startswith(_C + ".")}
+    unnamed = [t for t in sorted(submodules) if t.rsplit(".", 1)[1] not in {n for r in contrib for n in r.names}]
+    return tuple(dict.fromkeys(flagged + unnamed))
 
 
 def extra_for(target: str) -> Tuple[str, ...]:

@@ -3,9 +3,10 @@
 ``Aggregation.for_step`` decides, once per ``apply_gradients`` call, whether the
 gradients are summed over the replicas before the capper (``"aggregated"``),
 after it (``"per_replica"`` with a policy that needs every replica to agree), or
-by the wrapped optimizer as usual; ``around_capper`` runs the capper accordingly
-(the one place sums are made around it) and ``hand_over`` says how the summed
-gradients reach the wrapped optimizer once.
+by the wrapped optimizer as usual. The wrapper calls ``sum_before``, runs the
+capper, calls ``agree`` on its verdict and calls ``sum_after`` (the one place sums are
+made around the capper); ``hand_over`` says how the summed gradients reach the
+wrapped optimizer once.
 """
 
 import inspect
@@ -170,30 +171,23 @@ class Aggregation(object):
         """Only replica 0 records the step's norms."""
         return self.ctx is None or replica_id(self.ctx) == 0
 
-    def around_capper(self, pairs, global_step, cap):
-        """Runs ``cap(pairs) -> (clipped, verdict, extra)`` on the gradients as this step sums them.
-
-        ``"aggregated"``: ``cap`` sees the gradients summed over the replicas.
-        ``"per_replica"``: it sees this replica's share; its ``verdict`` (a bool
-        tensor, or None) is made to hold only if it holds on every replica, and
-        its result is summed after it when this step sums (the policy needs
-        every replica on one branch). Returns ``(pairs seen by cap, clipped,
-        verdict, extra)``.
-        """
+    def sum_before(self, pairs, global_step):
+        """The gradients the capper sees: summed over the replicas with ``"aggregated"``, else as they are."""
         if self.sums_here and not self.per_replica:
-            pairs = _sum_pairs(self.ctx, pairs, global_step)
-        clipped, verdict, extra = cap(pairs)
-        if verdict is not None:
-            verdict = self._agree(verdict)
-        if self.sums_here and self.per_replica:
-            clipped = _sum_pairs(self.ctx, clipped, global_step)
-        return pairs, clipped, verdict, extra
+            return _sum_pairs(self.ctx, pairs, global_step)
+        return pairs
 
-    def _agree(self, flag):
-        """``flag`` on every replica if it holds on every replica (per-replica capping)."""
-        if not self.per_replica:
-            return flag
-        (bad,), _ = sum_over_replicas(self.ctx, [tf.cast(tf.logical_not(flag), tf.float32)])
+    def sum_after(self, clipped, global_step):
+        """The capper's output, summed over the replicas when this step caps each replica's share and sums."""
+        if self.sums_here and self.per_replica:
+            return _sum_pairs(self.ctx, clipped, global_step)
+        return clipped
+
+    def agree(self, verdict):
+        """``verdict`` (a bool tensor, or None) made to hold only if it holds on every replica (per-replica capping)."""
+        if verdict is None or not self.per_replica:
+            return verdict
+        (bad,), _ = sum_over_replicas(self.ctx, [tf.cast(tf.logical_not(verdict), tf.float32)])
         return tf.equal(bad, 0.0)
 
     def hand_over(self, optimizer, pairs, kwargs):

@@ -40,7 +40,8 @@ from tf1clip.core import clipping
 from tf1clip.compat._tf import tf
 
 Step = collections.namedtuple("Step", ["apply", "check", "finite", "updates", "counter", "advance"], defaults=[None])
-Step.__doc__ = """What a policy runs: ``apply()`` builds the wrapped optimizer's update;
+Step.__doc__ = """What a policy runs: ``apply()`` builds the wrapped optimizer's update (its
+``apply_gradients`` on the capped pairs);
 ``check`` is the policy's ``Check`` (or None) and ``finite`` its agreed result (a
 bool tensor, or None); ``updates`` the capper's state-update builders (built
 after the apply, only if it happened); ``counter()`` the skipped-steps variable;
@@ -108,6 +109,8 @@ def _all_of(vector):
 class Check(object):
     """Finiteness of the capper's input (and output): fast via norms, exact on demand.
 
+    ``pairs`` and ``clipped`` are lists ``_validate.check_pairs`` returned (not validated again).
+
     The fast check norms the output too, unless the capper keeps finite values
     finite (``_state.keeps_finite``): then a finite input norm already implies a
     finite output, and the output is checked exactly only when that norm is not
@@ -117,9 +120,9 @@ class Check(object):
     def __init__(self, pairs, clipped, capper, with_output):
         self.pairs, self.clipped, self.capper = pairs, clipped, capper
         self.with_output = with_output
-        norms = [clipping.global_norm(pairs)]
+        norms = [clipping.checked_global_norm(pairs)]
         if with_output and not _state.keeps_finite(capper):
-            norms.append(clipping.global_norm(clipped))
+            norms.append(clipping.checked_global_norm(clipped))
         self.fast = _all([tf.math.is_finite(n) for n in norms])
         # Joined outside the exact check's gate, the input batches are the norm's own
         # concatenations (grappler merges them) instead of new consumers of every gradient.

@@ -93,6 +93,28 @@ def mark_keeps_finite(capper, value):
     return capper
 
 
+# capper -> its work on pairs ``_validate.check_pairs`` returned (the capper factories' cappers).
+_ON_CHECKED: "weakref.WeakKeyDictionary[Any, Callable[[Pairs], Pairs]]" = weakref.WeakKeyDictionary()
+
+
+def mark_on_checked(capper, clip):
+    """Records ``clip(pairs) -> pairs``: ``capper``'s work on already validated pairs (``run_checked``)."""
+    _ON_CHECKED[capper] = clip
+
+
+def run_checked(capper: Any, pairs: Pairs) -> Tuple[Pairs, List[Callable[[], Any]]]:
+    """``run_capper(capper, pairs)`` for ``pairs`` that ``_validate.check_pairs`` returned.
+
+    A capper made by a ``tf1clip`` factory (``mark_on_checked``) then neither
+    validates its input again nor has its output validated (tf1clip built it,
+    with the same variables); any other capper runs through ``run_capper``.
+    """
+    clip = _ON_CHECKED.get(capper)
+    if clip is None:
+        return run_capper(capper, pairs)
+    return clip(list(pairs)), []
+
+
 def check_result(result, pairs, label, same_variables=True):
     """``result`` as a list of pairs; with ``same_variables``, the variables of ``pairs`` in order.
 

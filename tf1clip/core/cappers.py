@@ -30,12 +30,18 @@ keeps_finite = _state.keeps_finite
 
 
 def _capper(clip, label, keeps, name):
-    """The capper ``pairs -> clip(pairs, name=name)``, named ``label`` for messages."""
+    """The capper ``pairs -> clip(pairs, name)``, named ``label`` for messages.
+
+    ``clip`` takes pairs ``_validate.check_pairs`` returned: a plain call
+    validates them first; the optimizer wrapper, which validated them already,
+    runs ``clip`` directly (``_state.run_checked``).
+    """
 
     def capper(grads_and_vars):
-        return clip(grads_and_vars, name=name)
+        return clip(_validate.check_pairs(grads_and_vars), name)
 
     capper.__qualname__ = label
+    _state.mark_on_checked(capper, lambda pairs: clip(pairs, name))
     return _state.mark_keeps_finite(capper, keeps)
 
 
@@ -44,8 +50,9 @@ def clip_by_value_fn(clip_value_min: Any, clip_value_max: Any, name: Optional[st
     low = _validate.check_bound(clip_value_min, "clip_value_min")
     high = _validate.check_bound(clip_value_max, "clip_value_max")
     clipping.clip_by_value([], clip_value_min, clip_value_max)
+    bounds = (clip_value_min, low), (clip_value_max, high)
     return _capper(
-        lambda pairs, name: clipping.clip_by_value(pairs, clip_value_min, clip_value_max, name=name),
+        lambda pairs, name: clipping.checked_clip_by_value(pairs, *bounds, name=name),
         "clip_by_value_fn(%r, %r)" % (clip_value_min, clip_value_max),
         low is not None and high is not None,
         name,
@@ -54,9 +61,9 @@ def clip_by_value_fn(clip_value_min: Any, clip_value_max: Any, name: Optional[st
 
 def clip_by_norm_fn(clip_norm: Any, name: Optional[str] = None) -> Callable:
     """Returns a capper applying ``tf1clip.clip_by_norm`` (each tensor on its own)."""
-    _validate.check_clip_norm(clip_norm)
+    static, clip_norm = _validate.check_clip_norm(clip_norm)
     return _capper(
-        lambda pairs, name: clipping.clip_by_norm(pairs, clip_norm, name=name),
+        lambda pairs, name: clipping.checked_clip_by_norm(pairs, static, clip_norm, name=name),
         "clip_by_norm_fn(%r)" % (clip_norm,),
         False,
         name,
@@ -65,9 +72,9 @@ def clip_by_norm_fn(clip_norm: Any, name: Optional[str] = None) -> Callable:
 
 def clip_by_average_norm_fn(clip_norm: Any, name: Optional[str] = None) -> Callable:
     """Returns a capper applying ``tf1clip.clip_by_average_norm``."""
-    _validate.check_clip_norm(clip_norm)
+    static, clip_norm = _validate.check_clip_norm(clip_norm)
     return _capper(
-        lambda pairs, name: clipping.clip_by_average_norm(pairs, clip_norm, name=name),
+        lambda pairs, name: clipping.checked_clip_by_average_norm(pairs, static, clip_norm, name=name),
         "clip_by_average_norm_fn(%r)" % (clip_norm,),
         False,
         name,
@@ -76,9 +83,9 @@ def clip_by_average_norm_fn(clip_norm: Any, name: Optional[str] = None) -> Calla
 
 def clip_by_global_norm_fn(clip_norm: Any, name: Optional[str] = None) -> Callable:
     """Returns a capper applying ``tf1clip.clip_by_global_norm`` (the norm is dropped)."""
-    static, _ = _validate.check_clip_norm(clip_norm)
+    static, clip_norm = _validate.check_clip_norm(clip_norm)
     return _capper(
-        lambda pairs, name: clipping.clip_by_global_norm(pairs, clip_norm, name=name)[0],
+        lambda pairs, name: clipping.checked_clip_by_global_norm(pairs, static, clip_norm, name=name)[0],
         "clip_by_global_norm_fn(%r)" % (clip_norm,),
         static is not None,
         name,

@@ -97,7 +97,12 @@ def global_norm(grads_and_vars: Iterable[Tuple[Any, Any]], name: Optional[str] =
       A 0-d float32 tensor (float64 if any gradient is float64); 0 for an empty
       or all-``None`` list.
     """
-    grads = _pairs.present(_validate.check_pairs(grads_and_vars))
+    return checked_global_norm(_validate.check_pairs(grads_and_vars), name)
+
+
+def checked_global_norm(pairs: Pairs, name: Optional[str] = None) -> Any:
+    """``global_norm`` of ``pairs`` that ``_validate.check_pairs`` returned (not validated again)."""
+    grads = _pairs.present(pairs)
     with tf.name_scope(name or "global_norm"):
         if not grads:
             return tf.constant(0.0, tf.float32)
@@ -136,6 +141,13 @@ def clip_by_global_norm(
     """
     pairs = _validate.check_pairs(grads_and_vars)
     static, clip_norm = _validate.check_clip_norm(clip_norm)
+    return checked_clip_by_global_norm(pairs, static, clip_norm, use_norm, name)
+
+
+def checked_clip_by_global_norm(
+    pairs: Pairs, static: Optional[float], clip_norm: Any, use_norm: Any = None, name: Optional[str] = None
+) -> Tuple[Pairs, Any]:
+    """``clip_by_global_norm`` of checked ``pairs`` and ``(static, clip_norm)`` from ``_validate.check_clip_norm``."""
     grads = _pairs.present(pairs)
     with tf.name_scope(name or "clip_by_global_norm"):
         if not grads:
@@ -278,6 +290,11 @@ def clip_by_norm(grads_and_vars: Iterable[Tuple[Any, Any]], clip_norm: Any, name
     """
     pairs = _validate.check_pairs(grads_and_vars)
     static, clip_norm = _validate.check_clip_norm(clip_norm)
+    return checked_clip_by_norm(pairs, static, clip_norm, name)
+
+
+def checked_clip_by_norm(pairs: Pairs, static: Optional[float], clip_norm: Any, name: Optional[str] = None) -> Pairs:
+    """``clip_by_norm`` of checked ``pairs`` and ``(static, clip_norm)`` from ``_validate.check_clip_norm``."""
     grads = _pairs.present(pairs)
     if not grads or static == math.inf:
         return pairs
@@ -330,6 +347,13 @@ def clip_by_average_norm(
     """
     pairs = _validate.check_pairs(grads_and_vars)
     static, clip_norm = _validate.check_clip_norm(clip_norm)
+    return checked_clip_by_average_norm(pairs, static, clip_norm, name)
+
+
+def checked_clip_by_average_norm(
+    pairs: Pairs, static: Optional[float], clip_norm: Any, name: Optional[str] = None
+) -> Pairs:
+    """``clip_by_average_norm`` of checked ``pairs`` and ``(static, clip_norm)`` from ``_validate.check_clip_norm``."""
     grads = _pairs.present(pairs)
     if not grads or static == math.inf:
         return pairs
@@ -376,6 +400,13 @@ def clip_by_value(
         raise ValueError(
             "`clip_value_min` must be <= `clip_value_max`; received clip_value_min=%r, clip_value_max=%r." % (low, high)
         )
+    return checked_clip_by_value(pairs, (clip_value_min, low), (clip_value_max, high), name)
+
+
+def checked_clip_by_value(pairs: Pairs, low_bound: Tuple[Any, Any], high_bound: Tuple[Any, Any], name=None) -> Pairs:
+    """``clip_by_value`` of checked ``pairs``; each bound is ``(value, _validate.check_bound(value))``."""
+    clip_value_min, low = low_bound
+    clip_value_max, high = high_bound
     if not _pairs.present(pairs):
         return pairs
     lows: Dict[Any, Any] = {}

@@ -12,6 +12,7 @@ Besides running the capper, the wrapper decides three things contrib never did:
 
 import collections
 import contextlib
+import functools
 import threading
 import weakref
 from typing import Any, Callable, Optional, Union
@@ -34,9 +35,6 @@ _NORM_TAGS = ("global_norm/gradient_norm", "global_norm/clipped_gradient_norm")
 
 GradientNorms = collections.namedtuple("GradientNorms", ["before", "after"])
 GradientNorms.__doc__ = """The global norms of one step: ``before`` and ``after`` the capper (0-d tensors)."""
-
-
-check_optimizer = _validate.check_optimizer
 
 
 def _check_choice(value, choices, arg):
@@ -196,7 +194,7 @@ class TransformGradientsOptimizer(_delegate.DelegatingOptimizer):
         clip_stage: str = "aggregated",
         report_norms: Union[bool, str] = False,
     ) -> None:
-        check_optimizer(optimizer)
+        _validate.check_optimizer(optimizer)
         _state.check_capper(transform_grads_fn, "transform_grads_fn")
         if name is not None and (not isinstance(name, str) or not name):
             raise TypeError("`name` must be a non-empty string or None; received %s." % _validate.describe(name))
@@ -206,7 +204,7 @@ class TransformGradientsOptimizer(_delegate.DelegatingOptimizer):
         _check_nesting(optimizer, on_nonfinite)
         super(TransformGradientsOptimizer, self).__init__(use_locking=False, name=name or optimizer.get_name())
         self._optimizer = optimizer
-        self._transform_grads_fn = transform_grads_fn
+        self._capper = transform_grads_fn
         self._policy = _policies.POLICIES[on_nonfinite]()
         self._skip_counters: "weakref.WeakKeyDictionary[Any, Any]" = weakref.WeakKeyDictionary()
         self._step_norms: "weakref.WeakKeyDictionary[Any, GradientNorms]" = weakref.WeakKeyDictionary()
@@ -220,9 +218,14 @@ class TransformGradientsOptimizer(_delegate.DelegatingOptimizer):
         return self._optimizer
 
     @property
-    def transform_grads_fn(self):
+    def capper(self):
         """The capper applied in ``apply_gradients``."""
-        return self._transform_grads_fn
+        return self._capper
+
+    @property
+    def transform_grads_fn(self):
+        """The capper (``capper``), under the name of contrib's ``transform_grads_fn`` argument."""
+        return self._capper
 
     @property
     def on_nonfinite(self) -> str:
@@ -293,12 +296,16 @@ class TransformGradientsOptimizer(_delegate.DelegatingOptimizer):
 
     @tf.autograph.experimental.do_not_convert
     def apply_gradients(self, grads_and_vars, global_step=None, name=None, **kwargs):
-        """Transforms ``grads_and_vars`` with the capper, then applies them.
+        """Caps ``grads_and_vars`` with the capper, then applies them.
 
+        In order: validate the pairs (once per step), sum them over the replicas
+        (``clip_stage="aggregated"``), cap, take the verdict of the non-finite
+        policy, sum the capped gradients (``"per_replica"`` when the policy needs
+        every replica on one branch), and apply them through the policy's gate.
         ``global_step``, ``name`` and any further keyword go to the wrapped
         optimizer. ``skip_gradients_aggregation=True`` says the gradients are
-        already summed over the replicas: the capper then runs on them as
-        they are and the keyword is passed on.
+        already summed over the replicas: the capper then runs on them as they
+        are and the keyword is passed on.
         """
         pairs = _validate.check_pairs(grads_and_vars)
         handler = _handler(self._optimizer)
@@ -306,28 +313,22 @@ class TransformGradientsOptimizer(_delegate.DelegatingOptimizer):
         sync = _sync_replicas_step(pairs)
         agg = _aggregate.Aggregation.for_step(self._clip_stage, self._policy, kwargs, hand_on)
         self._warn_per_replica(agg)
-        pairs, clipped, finite, (check, updates) = agg.around_capper(
-            pairs, global_step, lambda seen: self._cap(seen, agg, hand_on)
-        )
+        pairs = agg.sum_before(pairs, global_step)
+        clipped, updates = _state.run_checked(self._capper, pairs)
+        self._record_norms(agg, pairs, clipped)
+        check = self._policy.check(pairs, clipped, self._capper, hand_on)
+        finite = agg.agree(check.finite() if check is not None and self._policy.needs_verdict else None)
+        clipped = agg.sum_after(clipped, global_step)
         if hand_on and finite is not None:
             clipped = _policies.poison(clipped, finite)
         clipped, inner_kwargs = agg.hand_over(self._optimizer, clipped, kwargs)
-
-        def apply():
-            return self._optimizer.apply_gradients(clipped, global_step=global_step, name=name, **inner_kwargs)
-
-        advance = _step_advance(global_step, sync, handler)
-        step = _policies.Step(apply, check, finite, updates, lambda: self._skip_counter(pairs), advance)
+        apply = functools.partial(
+            self._optimizer.apply_gradients, clipped, global_step=global_step, name=name, **inner_kwargs
+        )
+        counter = functools.partial(self._skip_counter, pairs)
+        step = _policies.Step(apply, check, finite, updates, counter, _step_advance(global_step, sync, handler))
         with _sync_replicas_scope(sync):
             return self._policy.run(step, hand_on)
-
-    def _cap(self, pairs, agg, hand_on):
-        """Runs the capper; returns ``(clipped, finiteness verdict or None, (policy check, state updates))``."""
-        clipped, updates = _state.run_capper(self._transform_grads_fn, pairs)
-        self._record_norms(agg, pairs, clipped)
-        check = self._policy.check(pairs, clipped, self._transform_grads_fn, hand_on)
-        verdict = check.finite() if check is not None and self._policy.needs_verdict else None
-        return clipped, verdict, (check, updates)
 
     def _skip_counter(self, pairs):
         """The skipped-steps variable of this graph, created on first use."""
@@ -359,7 +360,7 @@ class TransformGradientsOptimizer(_delegate.DelegatingOptimizer):
             return
         with tf.name_scope("gradient_norms"):
             norms = GradientNorms(
-                clipping.global_norm(before, name="before"), clipping.global_norm(after, name="after")
+                clipping.checked_global_norm(before, name="before"), clipping.checked_global_norm(after, name="after")
             )
         key = _graphs.EAGER if tf.executing_eagerly() else tf.compat.v1.get_default_graph()
         self._step_norms[key] = norms
@@ -474,7 +475,7 @@ def clip_gradients_by_norm(
     Returns:
       A ``TransformGradientsOptimizer``.
     """
-    check_optimizer(optimizer)
+    _validate.check_optimizer(optimizer)
     return TransformGradientsOptimizer(
         optimizer,
         cappers.clip_by_global_norm_fn(clip_norm),

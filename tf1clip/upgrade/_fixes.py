@@ -4,6 +4,7 @@ import ast
 import importlib.util
 
 from tf1clip.contrib import _manifest
+from tf1clip.upgrade import _tables as T
 from tf1clip.upgrade._astutil import chains
 from tf1clip.upgrade._astutil import collect_aliases
 from tf1clip.upgrade._astutil import dotted as dotted_name
@@ -13,32 +14,6 @@ from tf1clip.upgrade._tables import ERROR
 from tf1clip.upgrade._tables import ESTIMATOR_INSTALL
 from tf1clip.upgrade._tables import INFO
 from tf1clip.upgrade._tables import WARNING
-
-_GRAPH_SYMBOLS = frozenset(
-    [
-        "placeholder",
-        "placeholder_with_default",
-        "sparse_placeholder",
-        "Session",
-        "InteractiveSession",
-        "train.MonitoredSession",
-        "train.MonitoredTrainingSession",
-        "train.SingularMonitoredSession",
-        "train.Supervisor",
-        "train.Saver",
-        "train.start_queue_runners",
-        "get_collection",
-        "add_to_collection",
-        "global_variables_initializer",
-        "local_variables_initializer",
-        "tables_initializer",
-    ]
-)
-# tf1clip modules built on Keras 2 besides the contrib ones (``_manifest.keras2_targets()``): the Estimator's
-# canned estimators and feature columns.
-_KERAS2_MODULES = ("tf1clip.estimator",)
-_MODE_CALLS = ("disable_eager_execution", "disable_v2_behavior", "enable_eager_execution")
-_LEGACY_KERAS_VAR = "TF_USE_LEGACY_KERAS"
 
 
 def _builds_graph(path):
@@ -103,9 +78,9 @@ class _Scan:
             path = resolve(aliases, dotted) or dotted
             if self.graph_use is None and _builds_graph(path):
                 self.graph_use = (dotted, node)
-            if self.keras_v1_use is None and path.startswith(_manifest.keras2_targets() + _KERAS2_MODULES):
+            if self.keras_v1_use is None and path.startswith(_manifest.keras2_targets() + T.KERAS2_MODULES):
                 self.keras_v1_use = (dotted, node)
-            if dotted.endswith(_MODE_CALLS):
+            if dotted.endswith(T.MODE_CALLS):
                 self.mode_call = True
             if dotted.startswith(tf_alias + "."):
                 self._tf_use(dotted[len(tf_alias) + 1 :], dotted, node)
@@ -119,7 +94,7 @@ class _Scan:
     def _tf_use(self, rest, dotted, node):
         short = rest[len("compat.v1.") :] if rest.startswith("compat.v1.") else rest
         head = short.split(".")[0]
-        if self.graph_use is None and short in _GRAPH_SYMBOLS:
+        if self.graph_use is None and short in T.GRAPH_SYMBOLS:
             self.graph_use = (dotted, node)
         v1_keras = head == "layers" or short.startswith("nn.rnn_cell.") or rest.startswith("compat.v1.keras")
         if self.keras_v1_use is None and v1_keras:
@@ -169,16 +144,16 @@ def _log_at(log, severity, node, message):
 def _legacy_keras_lines(scan, first, text, log):
     """Lines that route Keras to tf-keras, and whether they go after ``first`` (``import os``)."""
     use = scan.legacy_keras_use
-    if use is None or _LEGACY_KERAS_VAR in text:
+    if use is None or T.LEGACY_KERAS_VAR in text:
         return [], False
-    line = 'os.environ["%s"] = "1"  # tf1clip-upgrade: %s needs Keras 2 (tf-keras)' % (_LEGACY_KERAS_VAR, use[0])
+    line = 'os.environ["%s"] = "1"  # tf1clip-upgrade: %s needs Keras 2 (tf-keras)' % (T.LEGACY_KERAS_VAR, use[0])
     _log_at(
         log,
         INFO,
         use[1],
         "%s needs Keras 2, which TensorFlow 2.16+ takes from the tf-keras package only when "
         '%s=1 is set before TensorFlow is imported: added \'os.environ["%s"] = "1"\' '
-        "before the first import." % (use[0], _LEGACY_KERAS_VAR, _LEGACY_KERAS_VAR),
+        "before the first import." % (use[0], T.LEGACY_KERAS_VAR, T.LEGACY_KERAS_VAR),
     )
     if importlib.util.find_spec("tf_keras") is None:
         _log_at(
@@ -197,17 +172,13 @@ def _legacy_keras_lines(scan, first, text, log):
     return ([line], True) if imports_os else (["import os", line], False)
 
 
-# tf1clip.contrib modules that ``import tf1clip.contrib`` does not import itself.
-_SEPARATE_MODULES = ("mixed_precision", "tfprof", "legacy_seq2seq", "cudnn_rnn", "learn")
-
-
 def _tf1clip_import_line(tree, scan, anchor, log):
     if not scan.tf1clip_uses:
         return []
     needed = []
     for use in scan.tf1clip_uses:
         parts = use.split(".")
-        if len(parts) > 2 and parts[1] == "contrib" and parts[2] in _SEPARATE_MODULES:
+        if len(parts) > 2 and parts[1] == "contrib" and ".".join(parts[:3]) in _manifest.separate_imports():
             module = "tf1clip.contrib." + parts[2]
         elif len(parts) > 1 and parts[1] == "estimator":
             module = "tf1clip.estimator"
@@ -268,31 +239,6 @@ def _graph_mode_line(scan, tf_alias, tf_stmt, log):
     return [call + "  # tf1clip-upgrade: %s TF 1 behavior" % why]
 
 
-# Calls whose ops TensorFlow 2 counts differently from TF 1.15, so that op seeds drawn after them differ
-# (docs/oracle.rst, "Seeds"): last name component -> what differs.
-_GRADIENT_OPS = (
-    "TensorFlow 2 builds gradients with another number of ops than TF 1.15 (reduce_mean, broadcasting "
-    "arithmetic, strided slices, sparse softmax cross-entropy, while loops)"
-)
-_SEED_UNMATCHED = {"gradients": _GRADIENT_OPS, "minimize": _GRADIENT_OPS, "compute_gradients": _GRADIENT_OPS}
-# Calls that draw op seeds (random ops, initializers, layers and cells that make variables).
-_SEED_DRAWERS = frozenset(
-    "random_uniform uniform random_normal normal truncated_normal dropout random_shuffle shuffle multinomial "
-    "categorical random_crop random_gamma gamma get_variable Variable dense conv1d conv2d conv3d conv2d_transpose "
-    "separable_conv2d fully_connected embed_sequence dynamic_rnn static_rnn bidirectional_dynamic_rnn".split()
-)
-
-
-_DETERMINISTIC_INITIALIZERS = (
-    "variables_initializer",
-    "tables_initializer",
-    "zeros_initializer",
-    "ones_initializer",
-    "constant_initializer",
-    "identity_initializer",
-)
-
-
 def _graph_seed_uses(tree):
     """``(name, node)`` of each call that sets a graph-level seed: ``set_random_seed``, ``tf_random_seed=``."""
     uses = []
@@ -309,8 +255,8 @@ def _graph_seed_uses(tree):
 def _draws_seed(name):
     """Whether a call of ``name`` may draw an op seed (a random op, an initializer, a layer or cell)."""
     tail = name.split(".")[-1]
-    initializer = tail.endswith("_initializer") and not tail.endswith(_DETERMINISTIC_INITIALIZERS)
-    return tail in _SEED_DRAWERS or initializer
+    initializer = tail.endswith("_initializer") and not tail.endswith(T.DETERMINISTIC_INITIALIZERS)
+    return tail in T.SEED_DRAWERS or initializer
 
 
 def _call_name(node):
@@ -324,7 +270,7 @@ def _call_name(node):
 def _seed_unmatched(node):
     """Why op seeds drawn after the call ``node`` differ from TF 1.15's, or None."""
     full = _call_name(node)
-    for key, why in _SEED_UNMATCHED.items():
+    for key, why in T.SEED_UNMATCHED.items():
         if full == key or full.endswith("." + key):
             return why
     return None
@@ -380,9 +326,6 @@ def _estimator_error(uses, log):
     )
 
 
-_THREAD_KEYWORDS = ("intra_op_parallelism_threads", "inter_op_parallelism_threads")
-
-
 def _session_threads_note(tree, scan, target, log):
     """Logs, at the first ``ConfigProto`` that sets thread counts, that TF 2 may ignore them (adds no code).
 
@@ -394,7 +337,7 @@ def _session_threads_note(tree, scan, target, log):
         for node in ast.walk(tree)
         if isinstance(node, ast.Call)
         and (dotted_name(node.func) or "").split(".")[-1] == "ConfigProto"
-        and any(k.arg in _THREAD_KEYWORDS for k in node.keywords)
+        and any(k.arg in T.THREAD_KEYWORDS for k in node.keywords)
     ]
     if not calls:
         return

@@ -1,8 +1,8 @@
-"""tf1clip's rewriting rules, run inside ``tf_upgrade_v2``'s preprocessing step (imports TensorFlow).
+"""tf1clip's rules on top of ``tf_upgrade_v2``'s change spec (imports TensorFlow).
 
-:class:`ContribRewriter` walks the tree and hands each import to ``_rules_imports`` and
-each dotted name to ``_rules_chains`` (which asks ``_rules_estimator`` and
-``_rules_mixed_precision``); the state of the file is a ``_edits.FileEdits``.
+:class:`ContribRewriter` runs in the spec's preprocessing step: it hands each import to ``_rules_imports`` and
+each dotted name to ``_registry.rewrite_chain`` (the first matching entry of ``_registry.CHAIN_RULES``); the
+state of the file is a ``_edits.FileEdits``. ``_registry.CALL_RULES`` become the spec's function transformers.
 """
 
 import ast
@@ -15,11 +15,12 @@ from tf1clip.upgrade._astutil import parents
 from tf1clip.upgrade._edits import FileEdits
 from tf1clip.upgrade._engine import tf_upgrade_v2
 from tf1clip.upgrade._engine import tf_upgrade_v2_safety
+from tf1clip.upgrade._registry import call_transformers
+from tf1clip.upgrade._registry import find_opaque
+from tf1clip.upgrade._registry import rewrite_chain
 from tf1clip.upgrade._routes import engine_alias_path
 from tf1clip.upgrade._routes import is_contrib
 from tf1clip.upgrade._routes import supported
-from tf1clip.upgrade._rules_chains import find_opaque
-from tf1clip.upgrade._rules_chains import rewrite_chain
 from tf1clip.upgrade._rules_imports import finish_imports
 from tf1clip.upgrade._rules_imports import rewrite_import
 from tf1clip.upgrade._rules_imports import rewrite_import_from
@@ -29,41 +30,24 @@ from tf1clip.upgrade._tables import ERROR
 from tf1clip.upgrade._tables import WARNING
 
 # tf_upgrade_v2's rule tables keyed by dotted names.
-_ENGINE_RULES = (
+_ENGINE_TABLES = (
     "symbol_renames",
     "function_transformers",
     "function_keyword_renames",
     "function_warnings",
     "function_arg_warnings",
 )
-_CALL_RULES = ("function_transformers", "function_keyword_renames", "function_warnings", "function_arg_warnings")
-
-
-def _v1_variable(parent, node, full_name, name, logs):
-    """Calls ``tf.compat.v1.Variable`` for a called ``tf.Variable`` (TF 1.15's variable kind)."""
-    if not isinstance(node.func, ast.Attribute):
-        return node
-    root = node.func.value
-    compat = ast.Attribute(value=ast.Attribute(value=root, attr="compat", ctx=ast.Load()), attr="v1", ctx=ast.Load())
-    node.func = ast.copy_location(ast.Attribute(value=compat, attr="Variable", ctx=ast.Load()), node.func)
-    message = "Changed tf.Variable to tf.compat.v1.Variable: " + T.V1_VARIABLE_WHY
-    logs.append((T.INFO, node.lineno, node.col_offset, message))
-    return node
-
-
-def _decay_var_list_warning(parent, node, full_name, name, logs):
-    """Reports ``minimize(..., decay_var_list=...)``: TF 1.15 decayed every variable (docs/contrib_opt.rst)."""
-    keywords = {k.arg for k in node.keywords}
-    if ("decay_var_list" in keywords or len(node.args) > T.DECAY_VAR_LIST_POSITION) and (
-        "decay_listed_only" not in keywords
-    ):
-        logs.append((T.WARNING, node.lineno, node.col_offset, T.DECAY_VAR_LIST_WARNING))
-    return node
+_ENGINE_CALL_TABLES = (
+    "function_transformers",
+    "function_keyword_renames",
+    "function_warnings",
+    "function_arg_warnings",
+)
 
 
 def _keep_numeric_v1(spec):
-    """Makes ``spec`` convert T.NUMERIC_V1 and called tf.Variable to their tf.compat.v1 forms."""
-    for rules in _CALL_RULES + ("function_reorders",):
+    """Makes ``spec`` convert T.NUMERIC_V1 to their tf.compat.v1 forms, and run ``_registry.CALL_RULES``."""
+    for rules in _ENGINE_CALL_TABLES + ("function_reorders",):
         table = getattr(spec, rules, None)
         if isinstance(table, dict):
             table = dict(table)
@@ -72,8 +56,7 @@ def _keep_numeric_v1(spec):
             setattr(spec, rules, table)
     for old in T.NUMERIC_V1:
         spec.symbol_renames[old] = "tf.compat.v1." + old[len("tf.") :]
-    spec.function_transformers[T.V1_VARIABLE] = _v1_variable
-    spec.function_transformers["*.minimize"] = _decay_var_list_warning
+    spec.function_transformers.update(call_transformers())
 
 
 def _without_guessed_aliases(rules):
@@ -137,8 +120,8 @@ class _Tf1clipRules:
             self.symbol_renames = dict(self.symbol_renames)
             for name in T.TF_LAYERS:
                 self.symbol_renames.setdefault("tf.layers." + name, "tf.compat.v1.layers." + name)
-            for name in T.RNN_CELLS:
-                self.symbol_renames["tf.contrib.rnn." + name] = "tf.compat.v1.nn.rnn_cell." + name
+            for name in T.rnn_cells():
+                self.symbol_renames["tf.contrib.rnn." + name] = T.RNN_CELL_HOME + "." + name
             self.symbol_renames.setdefault("tf.contrib.framework.nest.is_sequence", "tf.nest.is_nested")
             for old, new in T.CONTRIB_RENAMES.items():
                 self.symbol_renames.setdefault(old, new)
@@ -150,7 +133,7 @@ class _Tf1clipRules:
                 if old.startswith("tf.train.") and new.startswith("tf.estimator."):
                     self.symbol_renames[old] = "tf.compat.v1." + old[len("tf.") :]
             _keep_numeric_v1(self)
-        for rules in _ENGINE_RULES:
+        for rules in _ENGINE_TABLES:
             if isinstance(getattr(self, rules, None), dict):
                 setattr(self, rules, _without_guessed_aliases(getattr(self, rules)))
         # tf1clip reports contrib itself (naming the successor), and absl flags live on in tf.compat.v1.

@@ -1,4 +1,5 @@
-"""``tf.estimator`` and ``tf.contrib.estimator`` code, and mode keys (a rule of the rewrite)."""
+"""``tf.estimator`` and ``tf.contrib.estimator`` code, and mode keys: chain rules of ``_registry`` (``is_X`` matches
+a chain, ``rewrite_X`` rewrites or reports it)."""
 
 import ast
 
@@ -10,17 +11,22 @@ from tf1clip.upgrade._tables import ERROR
 from tf1clip.upgrade._tables import INFO
 
 
-def rewrite_mode_key(edits, node, parent, path):
+def is_mode_key(chain):
+    """``tf.estimator.ModeKeys.TRAIN`` or ``tf.contrib.learn.ModeKeys.X`` spelled in full (a bare name bound to a
+    mode key keeps its binding, which is rewritten)."""
+    module, _, key = chain.path.rpartition(".")
+    return key in T.MODE_KEYS.get(module, ()) and "." in chain.name
+
+
+def rewrite_mode_key(chain):
     """``ModeKeys.TRAIN`` -> ``"train"`` (modern target) or ``tf.estimator.ModeKeys.TRAIN``."""
-    module, _, key = path.rpartition(".")
-    values = T.MODE_KEYS.get(module)
-    if values is None or key not in values or "." not in dotted(node):
-        return False  # a bare name bound to a mode key keeps its binding, which is rewritten
+    edits, node, parent = chain.edits, chain.node, chain.parent
+    module, _, key = chain.path.rpartition(".")
+    values = T.MODE_KEYS[module]
     if edits.target == "estimator":
-        if module == "tf.estimator.ModeKeys":
-            return True
-        edits.replace(parent, node, "tf.estimator.ModeKeys." + ("PREDICT" if key == "INFER" else key))
-        return True
+        if module != "tf.estimator.ModeKeys":
+            edits.replace(parent, node, "tf.estimator.ModeKeys." + ("PREDICT" if key == "INFER" else key))
+        return
     constant = ast.copy_location(ast.Constant(values[key]), node)
     pasta.ast_utils.replace_child(parent, node, constant)
     edits.add(
@@ -29,63 +35,108 @@ def rewrite_mode_key(edits, node, parent, path):
         "Replaced %r by its value %r: mode keys are strings, and %s is gone on TF 2.16+."
         % (dotted(node), values[key], module.rpartition(".")[0]),
     )
-    return True
 
 
-def rewrite_estimator(edits, node, parent, name, path):
-    """Converts TF 1 estimator code: to ``tf1clip.estimator`` (modern target), or as TF 2.15's tf_upgrade_v2
-    does (estimator target)."""
-    removed = T.removed_estimator(path)
-    if removed is not None:
-        edits.add(ERROR, node, removed)
-        return True
-    member = path[len("tf.contrib.tpu.") :].split(".") if path.startswith("tf.contrib.tpu.") else [""]
-    if member[0] in T.CONTRIB_TPU_ESTIMATOR:  # the member, or an attribute of it (InputPipelineConfig.PER_HOST_V2)
-        if len(member) > len(name.split(".")):
-            return True  # a name bound to an attribute of the member: the binding is converted
-        home = T.TF1CLIP_ESTIMATOR if edits.target != "estimator" else "tf.compat.v1.estimator"
-        edits.replace_prefix(parent, node, len(member) - 1, home + ".tpu." + member[0])
-        return True
-    if edits.target != "estimator":
-        return _to_tf1clip_estimator(edits, node, parent, name, path)
-    if path.startswith("tf.contrib.estimator."):
-        member = path[len("tf.contrib.estimator.") :]
-        if member in T.CONTRIB_ESTIMATOR:
-            edits.replace(parent, node, T.CONTRIB_ESTIMATOR[member])
-            return True
-        if member in T.CONTRIB_ESTIMATOR_V1:
-            edits.replace(parent, node, "tf.compat.v1.estimator." + member)
-            return True
-        return False
-    if not path.startswith("tf.estimator."):
-        return False
-    member = path[len("tf.estimator.") :]
-    if any(member == p or member.startswith(p + ".") for p in T.ESTIMATOR_V1_ONLY):
-        edits.replace(parent, node, "tf.compat.v1.estimator." + member)
-        return True
-    if member in T.CANNED_ESTIMATORS and isinstance(parent, ast.Call) and parent.func is node:
-        _canned_estimator(edits, node, parent, name, member)
-        return True
-    return False
+def is_removed_estimator(chain):
+    """A ``tf.estimator`` class tensorflow-estimator 2.15 no longer has (``BoostedTreesClassifier``)."""
+    return T.removed_estimator(chain.path) is not None
 
 
-def _to_tf1clip_estimator(edits, node, parent, name, path):
-    """``tf.estimator.X`` (TF 1's, the v1 API) and ``tf.contrib.estimator``'s moved members ->
-    ``tf1clip.estimator.X``, which is that API on every supported TensorFlow."""
-    if path.startswith("tf.contrib.estimator."):
-        member = path[len("tf.contrib.estimator.") :]
-        moved = T.CONTRIB_ESTIMATOR.get(member)
-        if moved is None and member not in T.CONTRIB_ESTIMATOR_V1:
-            return False
-        edits.replace(parent, node, T.TF1CLIP_ESTIMATOR + (moved[len("tf.estimator") :] if moved else "." + member))
-        return True
-    for prefix in T.ESTIMATOR_PREFIXES:
-        if path == prefix or path.startswith(prefix + "."):
-            if _spelled(name) != path or not name.startswith(("tf.", "tensorflow.")):
-                return False  # an alias bound by an import: the import is converted
-            edits.replace_prefix(parent, node, len(path.split(".")) - len(prefix.split(".")), T.TF1CLIP_ESTIMATOR)
-            return True
-    return False
+def report_removed_estimator(chain):
+    chain.edits.add(ERROR, chain.node, T.removed_estimator(chain.path))
+
+
+def _tpu_member(path):
+    """``[member, attribute...]`` of a ``tf.contrib.tpu`` path, else ``[""]``."""
+    return path[len("tf.contrib.tpu.") :].split(".") if path.startswith("tf.contrib.tpu.") else [""]
+
+
+def is_tpu_estimator(chain):
+    """A ``tf.contrib.tpu`` Estimator class, or an attribute of one (``InputPipelineConfig.PER_HOST_V2``)."""
+    return _tpu_member(chain.path)[0] in T.CONTRIB_TPU_ESTIMATOR
+
+
+def rewrite_tpu_estimator(chain):
+    """-> ``tf1clip.estimator.tpu.X`` (modern target) or ``tf.compat.v1.estimator.tpu.X``."""
+    member = _tpu_member(chain.path)
+    if len(member) > len(chain.name.split(".")):
+        return  # a name bound to an attribute of the member: the binding is converted
+    home = T.TF1CLIP_ESTIMATOR if chain.edits.target != "estimator" else "tf.compat.v1.estimator"
+    chain.edits.replace_prefix(chain.parent, chain.node, len(member) - 1, home + ".tpu." + member[0])
+
+
+def _contrib_estimator_member(path):
+    return path[len("tf.contrib.estimator.") :] if path.startswith("tf.contrib.estimator.") else None
+
+
+def is_moved_contrib_estimator(chain):
+    """A ``tf.contrib.estimator`` member that TF 1.13-1.15 moved to ``tf.estimator``."""
+    member = _contrib_estimator_member(chain.path)
+    return member in T.CONTRIB_ESTIMATOR or member in T.CONTRIB_ESTIMATOR_V1
+
+
+def rewrite_moved_contrib_estimator(chain):
+    """-> its ``tf1clip.estimator`` home (modern target), or its ``tf.estimator`` / ``tf.compat.v1.estimator`` one."""
+    member = _contrib_estimator_member(chain.path)
+    moved = T.CONTRIB_ESTIMATOR.get(member)
+    if chain.edits.target != "estimator":
+        new = T.TF1CLIP_ESTIMATOR + (moved[len("tf.estimator") :] if moved else "." + member)
+    else:
+        new = moved or "tf.compat.v1.estimator." + member
+    chain.edits.replace(chain.parent, chain.node, new)
+
+
+def _estimator_prefix(path):
+    return next((p for p in T.ESTIMATOR_PREFIXES if path == p or path.startswith(p + ".")), None)
+
+
+def is_tf1_estimator_spelled_out(chain):
+    """Modern target: ``tf.estimator.X`` or ``tf.compat.v1.estimator.X`` spelled from ``tf``/``tensorflow`` (an
+    alias bound by an import is converted with the import)."""
+    return (
+        chain.edits.target != "estimator"
+        and _estimator_prefix(chain.path) is not None
+        and _spelled(chain.name) == chain.path
+        and chain.name.startswith(("tf.", "tensorflow."))
+    )
+
+
+def rewrite_to_tf1clip_estimator(chain):
+    """``tf.estimator.X`` (TF 1's, the v1 API) -> ``tf1clip.estimator.X``, that API on every supported TensorFlow."""
+    prefix = _estimator_prefix(chain.path)
+    kept = len(chain.path.split(".")) - len(prefix.split("."))
+    chain.edits.replace_prefix(chain.parent, chain.node, kept, T.TF1CLIP_ESTIMATOR)
+
+
+def _estimator_member(chain):
+    """``X...`` of ``tf.estimator.X...`` on the estimator target, else None."""
+    if chain.edits.target != "estimator" or not chain.path.startswith("tf.estimator."):
+        return None
+    return chain.path[len("tf.estimator.") :]
+
+
+def is_v1_only_estimator(chain):
+    """Estimator target: a ``tf.estimator`` member whose TF 1 form only ``tf.compat.v1.estimator`` keeps."""
+    member = _estimator_member(chain)
+    return member is not None and any(member == p or member.startswith(p + ".") for p in T.ESTIMATOR_V1_ONLY)
+
+
+def rewrite_v1_only_estimator(chain):
+    chain.edits.replace(chain.parent, chain.node, "tf.compat.v1.estimator." + _estimator_member(chain))
+
+
+def is_canned_estimator_call(chain):
+    """Estimator target: a call of a canned ``tf.estimator`` class (``DNNClassifier(...)``)."""
+    parent = chain.parent
+    return (
+        _estimator_member(chain) in T.CANNED_ESTIMATORS and isinstance(parent, ast.Call) and parent.func is chain.node
+    )
+
+
+def rewrite_canned_estimator_call(chain):
+    """As TF 2.15's tf_upgrade_v2: ``tf.compat.v1.estimator.X`` when given a v1 optimizer or partitioner, else TF
+    1's default ``loss_reduction`` made explicit."""
+    _canned_estimator(chain.edits, chain.node, chain.parent, chain.name, _estimator_member(chain))
 
 
 def _spelled(name):
@@ -113,4 +164,19 @@ def _canned_estimator(edits, node, call, name, member):
         )
 
 
-__all__ = ["rewrite_mode_key", "rewrite_estimator"]
+__all__ = [
+    "is_mode_key",
+    "rewrite_mode_key",
+    "is_removed_estimator",
+    "report_removed_estimator",
+    "is_tpu_estimator",
+    "rewrite_tpu_estimator",
+    "is_moved_contrib_estimator",
+    "rewrite_moved_contrib_estimator",
+    "is_tf1_estimator_spelled_out",
+    "rewrite_to_tf1clip_estimator",
+    "is_v1_only_estimator",
+    "rewrite_v1_only_estimator",
+    "is_canned_estimator_call",
+    "rewrite_canned_estimator_call",
+]

@@ -232,17 +232,23 @@ def _split_import(edits, node, parent, keep, groups):
     )
 
 
+def can_defer_binding(edits, node, parent):
+    """Whether ``parent`` is ``alias = <node>`` binding a contrib module whose uses can all be known (``alias`` is
+    bound nowhere else, or the module is converted member by member)."""
+    path = resolve(edits.aliases, dotted(node))
+    return (
+        isinstance(parent, ast.Assign)
+        and parent.value is node
+        and len(parent.targets) == 1
+        and isinstance(parent.targets[0], ast.Name)
+        and (path in T.MEMBERWISE or edits.aliases.get(parent.targets[0].id) == path)
+    )
+
+
 def defer_binding(edits, node, parent):
     """Defers ``alias = tf.contrib.<module>`` until its uses are known; False if ``parent`` is not one (or
     ``alias`` is bound elsewhere too, so its uses are not known)."""
-    path = resolve(edits.aliases, dotted(node))
-    if (
-        not isinstance(parent, ast.Assign)
-        or parent.value is not node
-        or len(parent.targets) != 1
-        or not isinstance(parent.targets[0], ast.Name)
-        or (path not in T.MEMBERWISE and edits.aliases.get(parent.targets[0].id) != path)
-    ):
+    if not can_defer_binding(edits, node, parent):
         return False
     edits.pending_bindings.append((parent, parent.targets[0].id, dotted(node)))
     return True
@@ -285,4 +291,12 @@ def _remove(node, parent):
         body[0] = ast.copy_location(ast.Pass(), node)
 
 
-__all__ = ["rewrite_import", "rewrite_import_from", "defer_binding", "finish_imports", "insert_after", "drop_statement"]
+__all__ = [
+    "rewrite_import",
+    "rewrite_import_from",
+    "can_defer_binding",
+    "defer_binding",
+    "finish_imports",
+    "insert_after",
+    "drop_statement",
+]

@@ -1,4 +1,4 @@
-"""``tf.contrib.mixed_precision`` -> TF 2's ``tf.compat.v1`` loss scaling (a rule of the rewrite)."""
+"""``tf.contrib.mixed_precision`` -> TF 2's ``tf.compat.v1`` loss scaling (a chain rule of ``_registry``)."""
 
 import ast
 
@@ -13,30 +13,34 @@ _EXPONENTIAL_RENAMES = {
 }
 
 
-def rewrite_mixed_precision(edits, node, parent, path):
-    """Rewrites the ``tf.contrib.mixed_precision`` chain ``node``; False if it is none of the three classes."""
-    member = path[len(T.MIXED_PRECISION) + 1 :]
+_CLASSES = ("LossScaleOptimizer", "FixedLossScaleManager", "ExponentialUpdateLossScaleManager")
+
+
+def is_loss_scaling(chain):
+    """One of ``tf.contrib.mixed_precision``'s three classes."""
+    return chain.path.startswith(T.MIXED_PRECISION + ".") and chain.path[len(T.MIXED_PRECISION) + 1 :] in _CLASSES
+
+
+def rewrite_loss_scaling(chain):
+    """Rewrites the ``tf.contrib.mixed_precision`` chain to TF 2's ``tf.compat.v1`` loss scaling."""
+    edits, node, parent = chain.edits, chain.node, chain.parent
+    member = chain.path[len(T.MIXED_PRECISION) + 1 :]
     call = parent if isinstance(parent, ast.Call) and parent.func is node else None
     if member == "LossScaleOptimizer":
         if call is not None:
             rename_keywords(call, {"loss_scale_manager": "loss_scale"})
         edits.replace(parent, node, T.LOSS_SCALE_OPTIMIZER)
-        return True
-    if member == "FixedLossScaleManager":
+    elif member == "FixedLossScaleManager":
         _fixed(edits, node, parent, call)
-        return True
-    if member == "ExponentialUpdateLossScaleManager":
-        if call is not None and _exponential_is_dynamic(call):
-            rename_keywords(call, _EXPONENTIAL_RENAMES)
-            call.keywords = [k for k in call.keywords if k.arg not in ("decr_every_n_nan_or_inf", "decr_ratio")]
-            if len(call.args) >= 4:
-                call.keywords.insert(0, ast.keyword(arg="multiplier", value=call.args[3]))
-            call.args = call.args[:2]
-            edits.replace(parent, node, _DYNAMIC)
-        else:
-            edits.replace(parent, node, T.DYNAMIC_LOSS_SCALE)
-        return True
-    return False
+    elif call is not None and _exponential_is_dynamic(call):
+        rename_keywords(call, _EXPONENTIAL_RENAMES)
+        call.keywords = [k for k in call.keywords if k.arg not in ("decr_every_n_nan_or_inf", "decr_ratio")]
+        if len(call.args) >= 4:
+            call.keywords.insert(0, ast.keyword(arg="multiplier", value=call.args[3]))
+        call.args = call.args[:2]
+        edits.replace(parent, node, _DYNAMIC)
+    else:
+        edits.replace(parent, node, T.DYNAMIC_LOSS_SCALE)
 
 
 def _fixed(edits, node, parent, call):
@@ -88,4 +92,4 @@ def _exponential_is_dynamic(call):
     return every == 1.0 and incr is not None and decr is not None and abs(decr * incr - 1.0) < 1e-12
 
 
-__all__ = ["rewrite_mixed_precision"]
+__all__ = ["is_loss_scaling", "rewrite_loss_scaling"]

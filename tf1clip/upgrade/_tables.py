@@ -1,4 +1,7 @@
-"""What tf1clip-upgrade rewrites, and where: plain data, no TensorFlow import."""
+"""What tf1clip-upgrade rewrites, and where, and what decides the lines it adds: plain data, no TensorFlow import.
+
+tf1clip's own names come from ``tf1clip.contrib._manifest``; the rules reading these tables are ``_registry``'s.
+"""
 
 import functools
 
@@ -110,11 +113,11 @@ def _provided(rows):
     for contrib, namespace in GAN_MODULES.items():
         names = frozenset(_gan_names.NAMES[namespace])
         table[contrib] = ("tf1clip.contrib." + namespace, names, names)
-    table["tf.contrib"] = (
-        table["tf.contrib"][0],
-        table["tf.contrib"][1] | frozenset(SLIM_ROOTS) | {"gan", "tfprof"},
-        frozenset(("losses", "metrics", "gan")),
-    )
+    # tf.contrib's modules: tf1clip's own, tf-slim's, and those only a successor provides (losses, metrics, gan)
+    extras = {route.extra for route in _manifest.ROUTES}
+    routed = frozenset(n for r in _manifest.rows("tf1clip.contrib", rows) if r.extra in extras for n in r.names)
+    modules = frozenset(p.split(".")[2] for p in own_table if p.count(".") == 2) | frozenset(SLIM_ROOTS) | routed
+    table["tf.contrib"] = (table["tf.contrib"][0], table["tf.contrib"][1] | modules, routed)
     return table
 
 
@@ -160,31 +163,28 @@ TF_LAYERS = (
     "experimental.set_keras_style",
 )
 
-# ``tf.contrib.rnn`` members that live on in TF 2 (tf_upgrade_v2 maps some to names that do not exist).
-RNN_CELLS = (
-    "BasicLSTMCell",
-    "BasicRNNCell",
-    "DeviceWrapper",
-    "DropoutWrapper",
-    "GRUCell",
-    "LSTMCell",
-    "LSTMStateTuple",
-    "MultiRNNCell",
-    "RNNCell",
-    "ResidualWrapper",
-)
-RNN_FUNCTIONS = ("static_rnn", "static_bidirectional_rnn", "static_state_saving_rnn")
+# The TF 2 homes of the ``tf.contrib.rnn`` names TF 2 has itself (the manifest's ``tf2_home`` rows of
+# tf1clip.contrib.rnn; tf_upgrade_v2 maps some to names that do not exist), and the contrib modules their
+# names are converted from.
+RNN_CELL_HOME = "tf.compat.v1.nn.rnn_cell"
+RNN_FUNCTION_HOME = "tf.compat.v1.nn"
+_RNN_HOME_SOURCES = {
+    RNN_CELL_HOME: ("tf.contrib.rnn", "tf.contrib.rnn.python.ops.core_rnn_cell", "tf.nn.rnn_cell"),
+    RNN_FUNCTION_HOME: ("tf.contrib.rnn",),
+}
+
+
+def rnn_cells():
+    """The ``tf.contrib.rnn`` cells TF 2 has as ``tf.compat.v1.nn.rnn_cell``'s."""
+    return _manifest.tf2_names("tf1clip.contrib.rnn", RNN_CELL_HOME)
 
 
 def rnn_target(path):
     """The TF 2 home of a ``tf.contrib.rnn`` symbol, or None."""
     module, _, name = path.rpartition(".")
-    if module not in ("tf.contrib.rnn", "tf.contrib.rnn.python.ops.core_rnn_cell", "tf.nn.rnn_cell"):
-        return None
-    if name in RNN_CELLS:
-        return "tf.compat.v1.nn.rnn_cell." + name
-    if name in RNN_FUNCTIONS and module == "tf.contrib.rnn":
-        return "tf.compat.v1.nn." + name
+    for home, modules in _RNN_HOME_SOURCES.items():
+        if module in modules and name in _manifest.tf2_names("tf1clip.contrib.rnn", home):
+            return home + "." + name
     return None
 
 
@@ -285,12 +285,12 @@ _DATA_MODULES = {
     "scan_ops": ("scan",),
     "shuffle_ops": ("shuffle_and_repeat",),
 }
-for _name in _manifest.DATA_EXPERIMENTAL:
+for _name in _manifest.tf2_names("tf1clip.contrib.data", "tf.data.experimental"):
     CONTRIB_RENAMES["tf.contrib.data." + _name] = "tf.data.experimental." + _name
 for _module, _names in _DATA_MODULES.items():
     for _name in _names:
         CONTRIB_RENAMES["tf.contrib.data.python.ops.%s.%s" % (_module, _name)] = "tf.data.experimental." + _name
-for _name in _manifest.DATA_V1:
+for _name in _manifest.tf2_names("tf1clip.contrib.data", "tf.compat.v1.data"):
     CONTRIB_RENAMES["tf.contrib.data." + _name] = "tf.compat.v1.data." + _name
 
 # tf.contrib.distribute's strategies that tf.distribute has (tf_upgrade_v2's own manual-check ERROR stays: their
@@ -648,3 +648,59 @@ PY_ESTIMATOR = {
     "run_config": (("RunConfig",), {}),
     "training": (("EvalSpec", "TrainSpec", "train_and_evaluate"), {}),
 }
+
+
+# What converted code uses that decides the lines tf1clip-upgrade adds (``_fixes``).
+
+# TF 1 names (after ``tf.`` or ``tf.compat.v1.``) that need graph mode: ``disable_v2_behavior()`` is added.
+GRAPH_SYMBOLS = frozenset(
+    [
+        "placeholder",
+        "placeholder_with_default",
+        "sparse_placeholder",
+        "Session",
+        "InteractiveSession",
+        "train.MonitoredSession",
+        "train.MonitoredTrainingSession",
+        "train.SingularMonitoredSession",
+        "train.Supervisor",
+        "train.Saver",
+        "train.start_queue_runners",
+        "get_collection",
+        "add_to_collection",
+        "global_variables_initializer",
+        "local_variables_initializer",
+        "tables_initializer",
+    ]
+)
+# tf1clip modules built on Keras 2 besides the contrib ones (``_manifest.keras2_targets()``): the Estimator's
+# canned estimators and feature columns.
+KERAS2_MODULES = ("tf1clip.estimator",)
+# Calls that set the execution mode themselves: no ``disable_v2_behavior()`` is added.
+MODE_CALLS = ("disable_eager_execution", "disable_v2_behavior", "enable_eager_execution")
+LEGACY_KERAS_VAR = "TF_USE_LEGACY_KERAS"
+
+# Calls whose ops TensorFlow 2 counts differently from TF 1.15, so that op seeds drawn after them differ
+# (docs/oracle.rst, "Seeds"): last name component -> what differs.
+_GRADIENT_OPS = (
+    "TensorFlow 2 builds gradients with another number of ops than TF 1.15 (reduce_mean, broadcasting "
+    "arithmetic, strided slices, sparse softmax cross-entropy, while loops)"
+)
+SEED_UNMATCHED = {"gradients": _GRADIENT_OPS, "minimize": _GRADIENT_OPS, "compute_gradients": _GRADIENT_OPS}
+# Calls that draw op seeds (random ops, initializers, layers and cells that make variables).
+SEED_DRAWERS = frozenset(
+    "random_uniform uniform random_normal normal truncated_normal dropout random_shuffle shuffle multinomial "
+    "categorical random_crop random_gamma gamma get_variable Variable dense conv1d conv2d conv3d conv2d_transpose "
+    "separable_conv2d fully_connected embed_sequence dynamic_rnn static_rnn bidirectional_dynamic_rnn".split()
+)
+# Initializers that draw no op seed (``*_initializer`` names that are not random).
+DETERMINISTIC_INITIALIZERS = (
+    "variables_initializer",
+    "tables_initializer",
+    "zeros_initializer",
+    "ones_initializer",
+    "constant_initializer",
+    "identity_initializer",
+)
+# ``ConfigProto`` keywords TF 2 may ignore (``_fixes``' thread-count note).
+THREAD_KEYWORDS = ("intra_op_parallelism_threads", "inter_op_parallelism_threads")

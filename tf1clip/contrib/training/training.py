@@ -13,7 +13,6 @@ import numpy as np
 from tf1clip.core import _validate
 from tf1clip.core import cappers
 from tf1clip.core import clipping
-from tf1clip.core import optimizer as _optimizer
 from tf1clip.compat._tf import tf
 from tf1clip.contrib import _common
 from tf1clip.compat import _slim
@@ -106,7 +105,7 @@ def _is_default_step(global_step):
 
 def _check_optimizer(optimizer):
     if not (hasattr(optimizer, "compute_gradients") and hasattr(optimizer, "apply_gradients")):
-        _optimizer.check_optimizer(optimizer)  # raises its TypeError, with hints
+        _validate.check_optimizer(optimizer)  # raises its TypeError, with hints
     return optimizer
 
 

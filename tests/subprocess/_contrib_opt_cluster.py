@@ -1,6 +1,6 @@
 """A real local cluster for tf1clip.contrib.opt's ElasticAverage / ModelAverage optimizers.
 
-``python tests/subprocess/_opt2_cluster.py SCENARIO MODE [--timeout S]`` starts one
+``python tests/subprocess/_contrib_opt_cluster.py SCENARIO MODE [--timeout S]`` starts one
 ``tf.distribute.Server`` parameter server and two worker processes on
 127.0.0.1 (free ports), runs SCENARIO (``ma``: ModelAverageOptimizer, TF 1.15's
 test1Workers2Period; ``ea``: ElasticAverageOptimizer, TF 1.15's
@@ -158,7 +158,7 @@ def run_task(args):
 
 def launch(args):
     ports = free_ports(1 + NUM_WORKERS)
-    tmpdir = tempfile.mkdtemp(prefix="opt2_cluster_")
+    tmpdir = tempfile.mkdtemp(prefix="contrib_opt_cluster_")
     common = [args.scenario, args.mode, "--ports", ",".join(map(str, ports)), "--timeout", str(args.timeout)]
     common += ["--tmpdir", tmpdir]
     with LocalCluster(args.timeout) as cluster:

@@ -6,7 +6,7 @@ Run once, in the TF 1.15 oracle environment plus SciPy 1.7.3, from the repositor
     /work/venvs/tf115/bin/python -c "import site; print(site.getsitepackages()[0])" \
         > /work/venvs/opt2-scipy115/lib/python3.7/site-packages/tf115.pth
     /work/venvs/opt2-scipy115/bin/pip install scipy==1.7.3
-    env -u TF2_BEHAVIOR /work/venvs/opt2-scipy115/bin/python tests/data/tf115_opt2/make_refs.py
+    env -u TF2_BEHAVIOR /work/venvs/opt2-scipy115/bin/python tests/data/tf115_opt_wrappers/make_refs.py
 
 (without SciPy the ``scipy_*`` entries are left out).
 
@@ -154,7 +154,7 @@ def main():
 
     copt = tf.contrib.opt
     v1 = tf.compat.v1
-    refs = {"tensorflow": tf.__version__, "command": "env -u TF2_BEHAVIOR python tests/data/tf115_opt2/make_refs.py"}
+    refs = {"tensorflow": tf.__version__, "command": "env -u TF2_BEHAVIOR python tests/data/tf115_opt_wrappers/make_refs.py"}
 
     with tf.Graph().as_default():
         model = build_chain(tf, copt)
@@ -169,7 +169,7 @@ def main():
                     saver.save(sess, os.path.join(HERE, "chain.ckpt"), write_meta_graph=False,
                                write_state=False)
                     swapper = model["ma"].swapping_saver()
-                    swapped = swapper.save(sess, "/tmp/opt2_swapped.ckpt", write_meta_graph=False, write_state=False)
+                    swapped = swapper.save(sess, "/tmp/opt_wrappers_swapped.ckpt", write_meta_graph=False, write_state=False)
                     reader = tf.train.load_checkpoint(swapped)
                     refs["chain_swapped_checkpoint"] = {
                         n: np.asarray(reader.get_tensor(n)).tolist() for n in sorted(reader.get_variable_to_shape_map())

@@ -1,0 +1,505 @@
+"""tf1clip-upgrade's rules, each a named ``(match, rewrite)`` entry, in the order they are tried.
+
+:data:`CHAIN_CHECKS` log about a dotted name (a WARNING where TF 1.15's behaviour is kept unless the call opts
+into a fix); then :data:`CHAIN_RULES` decide what becomes of it (``tf.contrib.x.y``, ``alias.y``) as
+:class:`~tf1clip.upgrade._rules.ContribRewriter` walks a file before tf_upgrade_v2's own rules: the first entry
+whose ``match`` accepts the :class:`Chain` rewrites or reports it, and the last entry always matches.
+:data:`CALL_RULES` run inside tf_upgrade_v2's visitor on the calls of one function (``"*.minimize"``: any
+``x.minimize(...)``), after it: each matching entry rewrites the call or logs about it.
+
+What a rule knows about names comes from the tables (``_tables``, itself derived from
+``tf1clip.contrib._manifest``); adding a rule is adding one entry here (docs/upgrade.rst, "How a rule is added").
+"""
+
+import ast
+import functools
+from typing import Any, Callable, List, NamedTuple, Tuple
+
+from tf1clip.upgrade import _tables as T
+from tf1clip.upgrade._astutil import dotted
+from tf1clip.upgrade._astutil import resolve
+from tf1clip.upgrade._routes import contrib_error
+from tf1clip.upgrade._routes import is_contrib
+from tf1clip.upgrade._routes import is_module
+from tf1clip.upgrade._routes import supported
+from tf1clip.upgrade._rules_estimator import is_canned_estimator_call
+from tf1clip.upgrade._rules_estimator import is_mode_key
+from tf1clip.upgrade._rules_estimator import is_moved_contrib_estimator
+from tf1clip.upgrade._rules_estimator import is_removed_estimator
+from tf1clip.upgrade._rules_estimator import is_tf1_estimator_spelled_out
+from tf1clip.upgrade._rules_estimator import is_tpu_estimator
+from tf1clip.upgrade._rules_estimator import is_v1_only_estimator
+from tf1clip.upgrade._rules_estimator import report_removed_estimator
+from tf1clip.upgrade._rules_estimator import rewrite_canned_estimator_call
+from tf1clip.upgrade._rules_estimator import rewrite_mode_key
+from tf1clip.upgrade._rules_estimator import rewrite_moved_contrib_estimator
+from tf1clip.upgrade._rules_estimator import rewrite_to_tf1clip_estimator
+from tf1clip.upgrade._rules_estimator import rewrite_tpu_estimator
+from tf1clip.upgrade._rules_estimator import rewrite_v1_only_estimator
+from tf1clip.upgrade._rules_imports import can_defer_binding
+from tf1clip.upgrade._rules_imports import defer_binding
+from tf1clip.upgrade._rules_mixed_precision import is_loss_scaling
+from tf1clip.upgrade._rules_mixed_precision import rewrite_loss_scaling
+from tf1clip.upgrade._tables import ERROR
+from tf1clip.upgrade._tables import INFO
+from tf1clip.upgrade._tables import WARNING
+
+
+class Chain:
+    """A dotted name being converted: ``node`` (a child of ``parent``) spelled ``name``, read as the TF path
+    ``path``, in the file whose state is ``edits``; ``found`` is ``_routes.supported(path)``, computed once."""
+
+    def __init__(self, edits, node, parent, name, path):
+        self.edits, self.node, self.parent, self.name, self.path = edits, node, parent, name, path
+
+    @functools.cached_property
+    def found(self):
+        return supported(self.path)
+
+
+class ChainRule(NamedTuple):
+    """A rule for dotted names: ``rewrite(chain)`` runs for the first rule whose ``match(chain)`` is true."""
+
+    name: str
+    match: Callable[[Chain], bool]
+    rewrite: Callable[[Chain], None]
+
+
+def _literal_name(call):
+    """The attribute name of ``getattr(x, "name"[, default])``, or None."""
+    if len(call.args) >= 2 and isinstance(call.args[1], ast.Constant) and isinstance(call.args[1].value, str):
+        return call.args[1].value
+    return None
+
+
+def _is_getattr(node, parent):
+    return (
+        isinstance(parent, ast.Call)
+        and isinstance(parent.func, ast.Name)
+        and parent.func.id in ("getattr", "hasattr")
+        and parent.args
+        and parent.args[0] is node
+    )
+
+
+def find_opaque(edits, tree):
+    """Adds to ``edits.opaque`` the aliases of provided contrib modules used other than by attribute."""
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Name) or not isinstance(node.ctx, ast.Load):
+            continue
+        path = edits.aliases.get(node.id)
+        if path is None or not is_contrib(path) or not is_module(path):
+            continue
+        parent = edits.parents.get(node)
+        if isinstance(parent, ast.Attribute) or (isinstance(parent, ast.Assign) and parent.value is node):
+            continue
+        if _is_getattr(node, parent) and (
+            path in T.COMPLETE_MODULES
+            or (_literal_name(parent) is not None and supported(path + "." + _literal_name(parent)) is not None)
+        ):
+            continue
+        edits.opaque.add(node.id)
+
+
+def _getattr_ok(edits, node, call, path):
+    name = _literal_name(call)
+    if name is None and path in T.COMPLETE_MODULES:
+        return True
+    if name is None:
+        edits.add(
+            ERROR,
+            call,
+            "%s(%s, ...) names a member of %s that cannot be known before "
+            "the program runs, so the module was left as is: tf1clip provides only some of "
+            "%s (%s)." % (call.func.id, dotted(node), path, path, T.successor(path)),
+        )
+        return False
+    if supported(path + "." + name) is None:
+        edits.add(ERROR, call, contrib_error("%s(%s, %r)" % (call.func.id, dotted(node), name), path + "." + name))
+        return False
+    return True
+
+
+def _module_use_ok(edits, node, path):
+    """Whether a bare reference ``node`` to the provided contrib module ``path`` may be rewritten."""
+    parent = edits.parents.get(node)
+    if _is_getattr(node, parent):
+        return _getattr_ok(edits, node, parent, path)
+    if isinstance(parent, ast.Assign) and parent.value is node:
+        return not any(t.id in edits.opaque for t in parent.targets if isinstance(t, ast.Name))
+    if isinstance(node, ast.Name) and node.id in edits.opaque:
+        return True  # reported at the binding's opaque use below
+    edits.add(
+        ERROR,
+        node,
+        "%s (%s) is passed around as a module object, so tf1clip cannot check that "
+        "it provides every member the program uses; it was left as is (%s)." % (dotted(node), path, T.successor(path)),
+    )
+    return False
+
+
+def _renamed_prefix(path):
+    """The ``PREFIX_RENAMES`` key that starts ``path``, or None."""
+    return next((old for old in T.PREFIX_RENAMES if path == old or path.startswith(old + ".")), None)
+
+
+def _rename_prefix(chain):
+    old = _renamed_prefix(chain.path)
+    if chain.edits.aliases.get(chain.name.split(".")[0], "").startswith(old):
+        return  # the alias's binding is renamed
+    kept = len(chain.path.split(".")) - len(old.split("."))
+    chain.edits.replace_prefix(chain.parent, chain.node, kept, T.PREFIX_RENAMES[old])
+
+
+def _module_object(chain):
+    _v1_module(chain.edits, chain.node, chain.parent, chain.name, chain.path)
+
+
+def _provided(chain):
+    """Rewrites a chain to the tf1clip module or member replacing the contrib ``path``."""
+    edits, node, parent, name, path = chain.edits, chain.node, chain.parent, chain.name, chain.path
+    length, target, extra = chain.found
+    root = name.split(".")[0]
+    if extra:
+        edits.note_extra(node, extra)
+    if _binding_supported(edits, root) and _alias_gives(edits, root, name, path, length, target):
+        return  # the alias itself now names a tf1clip module or member
+    if length == len(path.split(".")) and path in T.MEMBERWISE and defer_binding(edits, node, parent):
+        return  # ``alias = tf.contrib.rnn``: its uses go member by member
+    if length == len(path.split(".")) and is_module(path) and not _module_use_ok(edits, node, path):
+        edits.count_unconverted(root)
+        return
+    edits.replace_prefix(parent, node, len(path.split(".")) - length, target)
+
+
+def _to_rnn_home(chain):
+    if "." in chain.name:  # a bare name comes from an import that is rewritten
+        chain.edits.replace(chain.parent, chain.node, T.rnn_target(chain.path))
+
+
+def _leave_to_engine(chain):
+    """tf_upgrade_v2 converts the name as spelled."""
+
+
+def _spell_for_engine(chain):
+    chain.edits.replace(chain.parent, chain.node, chain.path, "so that tf_upgrade_v2 converts it")
+
+
+def _renamed_class(path):
+    """The number of parts of the longest proper prefix of ``path`` that ``CONTRIB_RENAMES`` renames, or 0."""
+    parts = path.split(".")
+    return next((k for k in range(len(parts) - 1, 2, -1) if ".".join(parts[:k]) in T.CONTRIB_RENAMES), 0)
+
+
+def _rename_class(chain):
+    k = _renamed_class(chain.path)
+    parts = chain.path.split(".")
+    chain.edits.replace_prefix(chain.parent, chain.node, len(parts) - k, T.CONTRIB_RENAMES[".".join(parts[:k])])
+
+
+def _defer(chain):
+    defer_binding(chain.edits, chain.node, chain.parent)
+
+
+def _report_unconverted(chain):
+    edits, node, name, path = chain.edits, chain.node, chain.name, chain.path
+    root = name.split(".")[0]
+    edits.count_unconverted(root)
+    if root in edits.opaque and name == root:
+        _module_use_ok(edits, node, path)
+    else:
+        edits.add(ERROR, node, contrib_error(name, path))
+
+
+def _can_defer(chain):
+    return can_defer_binding(chain.edits, chain.node, chain.parent)
+
+
+CHAIN_RULES = (
+    ChainRule(
+        "absl flags and tf.app live on in tf.compat.v1", lambda c: _renamed_prefix(c.path) is not None, _rename_prefix
+    ),
+    ChainRule("an Estimator mode key spelled in full", is_mode_key, rewrite_mode_key),
+    ChainRule("an Estimator class tensorflow-estimator 2.15 lacks", is_removed_estimator, report_removed_estimator),
+    ChainRule("a tf.contrib.tpu Estimator class", is_tpu_estimator, rewrite_tpu_estimator),
+    ChainRule(
+        "a tf.contrib.estimator member moved to tf.estimator",
+        is_moved_contrib_estimator,
+        rewrite_moved_contrib_estimator,
+    ),
+    ChainRule("TF 1's tf.estimator on the modern target", is_tf1_estimator_spelled_out, rewrite_to_tf1clip_estimator),
+    ChainRule("a tf.estimator member only tf.compat.v1 keeps", is_v1_only_estimator, rewrite_v1_only_estimator),
+    ChainRule(
+        "a canned Estimator call on the estimator target", is_canned_estimator_call, rewrite_canned_estimator_call
+    ),
+    ChainRule("a TF 1 module object outside tf.contrib", lambda c: not is_contrib(c.path), _module_object),
+    ChainRule("a contrib name tf1clip provides", lambda c: c.found is not None, _provided),
+    ChainRule("tf.contrib.mixed_precision loss scaling", is_loss_scaling, rewrite_loss_scaling),
+    ChainRule("a tf.contrib.rnn name TF 2 has itself", lambda c: T.rnn_target(c.path) is not None, _to_rnn_home),
+    ChainRule("a name tf_upgrade_v2 converts as spelled", lambda c: c.edits.engine_converts(c.name), _leave_to_engine),
+    ChainRule(
+        "an alias of a name tf_upgrade_v2 converts", lambda c: c.edits.engine_converts(c.path), _spell_for_engine
+    ),
+    ChainRule("a member of a renamed contrib class", lambda c: _renamed_class(c.path) > 0, _rename_class),
+    ChainRule(
+        "a binding of a module converted member by member",
+        lambda c: bool(T.MEMBERWISE.get(c.path)) and _can_defer(c),
+        _defer,
+    ),
+    ChainRule(
+        "a binding of a contrib module spelled from tf",
+        lambda c: _removable_binding(c.edits, c.name, c.path) and _can_defer(c),
+        _defer,
+    ),
+    ChainRule("a contrib name nothing converts", lambda c: True, _report_unconverted),
+)
+"""The rules for dotted names, in the order they are tried."""
+
+
+class ChainCheck(NamedTuple):
+    """A check of dotted names: ``report(chain)`` runs for every check whose ``match(chain)`` is true, before
+    :data:`CHAIN_RULES` decide the rewrite (a check logs; it rewrites nothing)."""
+
+    name: str
+    match: Callable[[Chain], bool]
+    report: Callable[[Chain], None]
+
+
+def constructed_without(module, name, keyword):
+    """A ``match``: a call of ``module``'s ``name`` (in any spelling, also from ``module``'s implementation
+    modules) that does not pass the keyword ``keyword``."""
+
+    def match(chain):
+        parent = chain.parent
+        return (
+            chain.path.startswith(module + ".")
+            and chain.path.rpartition(".")[2] == name
+            and isinstance(parent, ast.Call)
+            and parent.func is chain.node
+            and keyword not in {k.arg for k in parent.keywords}
+        )
+
+    return match
+
+
+def warn_at_call(message):
+    """A ``report`` that logs ``message`` as a WARNING at the call of the chain."""
+
+    def report(chain):
+        chain.edits.add(WARNING, chain.parent, message)
+
+    return report
+
+
+def _opt_in_fix(module, name, where=None):
+    """The check for ``module``'s ``name``, whose TF 1.15 quirk tf1clip keeps unless the call passes the keyword
+    of ``T.OPT_IN_FIXES[name]`` (and, with ``where``, only where ``where(chain)`` is true)."""
+    keyword, message = T.OPT_IN_FIXES[name]
+    without = constructed_without(module, name, keyword)
+    match = without if where is None else (lambda chain: without(chain) and where(chain))
+    return ChainCheck("%s(...) without %s=" % (name, keyword), match, warn_at_call(message))
+
+
+def _uses_distribute(chain):
+    """Whether the file names ``tf.distribute`` (or ``tf.contrib.distribute``) or passes ``train_distribute``."""
+    edits = chain.edits
+    return any(
+        (isinstance(n, ast.Attribute) and n.attr == "distribute")
+        or (isinstance(n, ast.keyword) and n.arg in ("train_distribute", "eval_distribute"))
+        for n in edits.parents
+    ) or any(".distribute" in path for path in edits.aliases.values())
+
+
+_VAR_LIST_POSITION = {"compute_gradients": 1, "minimize": 2}
+
+
+def _passes_var_list(chain):
+    """Whether the file calls ``compute_gradients``/``minimize`` with a ``var_list`` (by keyword or position)."""
+    return any(
+        isinstance(n, ast.Call)
+        and isinstance(n.func, ast.Attribute)
+        and n.func.attr in _VAR_LIST_POSITION
+        and (any(k.arg == "var_list" for k in n.keywords) or len(n.args) > _VAR_LIST_POSITION[n.func.attr])
+        for n in chain.edits.parents
+    )
+
+
+def _wrapped_optimizer_kept(chain):
+    """Whether the call's first argument is a name that stays bound to it (``w = Wrapper(opt)``, not
+    ``opt = Wrapper(opt)`` nor ``Wrapper(AdamOptimizer(...))``)."""
+    call = chain.parent
+    if not call.args or not isinstance(call.args[0], ast.Name):
+        return False
+    assign = chain.edits.parents.get(call)
+    targets = assign.targets if isinstance(assign, ast.Assign) else []
+    return not any(isinstance(t, ast.Name) and t.id == call.args[0].id for t in targets)
+
+
+CHAIN_CHECKS: Tuple[ChainCheck, ...] = (
+    _opt_in_fix("tf.contrib.estimator", "clip_gradients_by_norm", where=_uses_distribute),
+    _opt_in_fix("tf.contrib.opt", "MultitaskOptimizerWrapper", where=_wrapped_optimizer_kept),
+    _opt_in_fix("tf.contrib.opt", "VariableClippingOptimizer"),
+    _opt_in_fix("tf.contrib.opt", "ElasticAverageOptimizer", where=_passes_var_list),
+)
+"""The checks of dotted names, in the order they run: a TF 1.15 quirk tf1clip keeps unless the call opts into
+its fix is one entry (its keyword and WARNING in ``T.OPT_IN_FIXES``)."""
+
+
+def rewrite_chain(edits, node, parent):
+    """Checks the Name/Attribute chain ``node`` (a child of ``parent``) with every matching entry of
+    :data:`CHAIN_CHECKS`, then rewrites or reports it with the first matching entry of :data:`CHAIN_RULES`."""
+    if not isinstance(node.ctx, ast.Load):
+        return
+    name = dotted(node)
+    path = resolve(edits.aliases, name)
+    if path is None:
+        return
+    chain = Chain(edits, node, parent, name, path)
+    for check in CHAIN_CHECKS:
+        if check.match(chain):
+            check.report(chain)
+    rule = next(r for r in CHAIN_RULES if r.match(chain))
+    rule.rewrite(chain)
+
+
+class CallRule(NamedTuple):
+    """A rule for calls of ``function`` (tf_upgrade_v2's key: a full name, or ``"*.method"`` for any
+    ``x.method(...)``): ``rewrite(call, logs)`` runs for each rule whose ``match(call)`` is true, in order, and
+    returns the call (changed or not); ``logs`` takes ``(severity, line, col, message)`` entries."""
+
+    name: str
+    function: str
+    match: Callable[[ast.Call], bool]
+    rewrite: Callable[[ast.Call, List[Any]], ast.Call]
+
+
+def passed_without(argument, position, opt_in):
+    """A ``match``: the call passes ``argument`` (by keyword, or as positional argument number ``position``,
+    counted from 0) and not the keyword ``opt_in``."""
+
+    def match(call):
+        keywords = {k.arg for k in call.keywords}
+        return (argument in keywords or len(call.args) > position) and opt_in not in keywords
+
+    return match
+
+
+def warn(message):
+    """A ``rewrite`` that leaves the call as it is and logs ``message`` as a WARNING at it."""
+
+    def rewrite(call, logs):
+        logs.append((WARNING, call.lineno, call.col_offset, message))
+        return call
+
+    return rewrite
+
+
+def _tf1_variable(call, logs):
+    """``tf.Variable(...)`` -> ``tf.compat.v1.Variable(...)`` (TF 1.15's variable kind)."""
+    root = call.func.value
+    compat = ast.Attribute(value=ast.Attribute(value=root, attr="compat", ctx=ast.Load()), attr="v1", ctx=ast.Load())
+    call.func = ast.copy_location(ast.Attribute(value=compat, attr="Variable", ctx=ast.Load()), call.func)
+    logs.append(
+        (INFO, call.lineno, call.col_offset, "Changed tf.Variable to tf.compat.v1.Variable: " + T.V1_VARIABLE_WHY)
+    )
+    return call
+
+
+CALL_RULES = (
+    CallRule(
+        "a called tf.Variable makes TF 1.15's variable kind",
+        T.V1_VARIABLE,
+        lambda call: isinstance(call.func, ast.Attribute),
+        _tf1_variable,
+    ),
+    CallRule(
+        "AdamW/MomentumW minimize(decay_var_list=...) decayed every variable on TF 1.15",
+        "*.minimize",
+        passed_without("decay_var_list", T.DECAY_VAR_LIST_POSITION, "decay_listed_only"),
+        warn(T.DECAY_VAR_LIST_WARNING),
+    ),
+)
+"""The rules for calls, in the order they run on one call."""
+
+
+def call_transformers():
+    """``{function: transformer}`` for tf_upgrade_v2's ``function_transformers``, running :data:`CALL_RULES`."""
+    by_function = {}
+    for rule in CALL_RULES:
+        by_function.setdefault(rule.function, []).append(rule)
+    return {function: _transformer(chosen) for function, chosen in by_function.items()}
+
+
+def _transformer(rules):
+    def transform(parent, node, full_name, name, logs):
+        for rule in rules:
+            if rule.match(node):
+                node = rule.rewrite(node, logs)
+        return node
+
+    return transform
+
+
+def _binding_supported(edits, root):
+    path = edits.aliases.get(root)
+    return (
+        path is not None
+        and is_contrib(path)
+        and path not in T.MEMBERWISE
+        and supported(path) is not None
+        and root not in edits.opaque
+    )
+
+
+def _alias_gives(edits, root, name, path, length, target):
+    """Whether ``name`` (through the alias ``root``, whose binding is rewritten) reaches what ``path`` is
+    routed to; not so where a member has a route of its own (``layers.python.layers.optimizers`` is
+    tf1clip's ``optimize_loss`` module, ``tf1clip.contrib.layers``)."""
+    parts = path.split(".")
+    bound = supported(edits.aliases[root])[1]
+    return bound + name[len(root) :] == ".".join([target] + parts[length:])
+
+
+def _removable_binding(edits, name, path):
+    """Whether ``name``, read as ``path``, is a contrib module tf1clip does not provide, spelled from ``tf``
+    (``mp = tf.contrib.mixed_precision``): such a binding goes once its alias has no use left."""
+    return path.count(".") == 2 and edits.aliases.get(name.split(".")[0]) == "tf"
+
+
+def _v1_module(edits, node, parent, name, path):
+    """``getattr(tf.train, name)``: a TF 1 module object, used bare, becomes its tf.compat.v1 module; and
+    ``tensorflow.gfile.X`` (bound by ``import tensorflow.gfile``) becomes ``tensorflow.compat.v1.gfile.X``."""
+    parts = path.split(".")
+    if name.split(".")[0] == "tensorflow" and len(parts) > 1 and parts[1] in T.V1_FROM_IMPORTS:
+        edits.replace_prefix(parent, node, len(parts) - 2, "tensorflow.compat.v1." + parts[1])
+        return
+    if (
+        path.startswith("tf.")
+        and path[3:] in T.V1_MODULES
+        and name.split(".")[0] == "tf"
+        and not (edits.target == "estimator" and path == "tf.estimator")
+    ):
+        edits.replace(
+            parent,
+            node,
+            "tf.compat.v1." + path[3:],
+            "(the module object itself is used, so it must have every TF 1 member)",
+        )
+
+
+__all__ = [
+    "Chain",
+    "ChainRule",
+    "CHAIN_RULES",
+    "ChainCheck",
+    "CHAIN_CHECKS",
+    "constructed_without",
+    "warn_at_call",
+    "CallRule",
+    "CALL_RULES",
+    "passed_without",
+    "warn",
+    "call_transformers",
+    "find_opaque",
+    "rewrite_chain",
+]
