@@ -10,7 +10,7 @@ Public replacement: none for v1 heads (tensorflow-estimator 2.15 exports only th
 classes).
 """
 
-import tf1clip.estimator  # noqa: F401  (applies the Estimator patches before tensorflow-estimator is imported)
+import tf1clip.estimator as _estimator_patches  # noqa: F401  (applies them before tensorflow-estimator is imported)
 from tensorflow_estimator.python.estimator.canned import head as _head_lib
 from tensorflow_estimator.python.estimator.canned import metric_keys as _metric_keys
 from tensorflow_estimator.python.estimator.canned import prediction_keys as _prediction_keys
