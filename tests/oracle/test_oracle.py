@@ -235,6 +235,22 @@ def test_declared_racy_values_are_reported_not_compared_but_must_exist_with_thei
     assert mismatches == [("a/b/c", [[1.0]], harness.MISSING), ("losses", [1.0, 2.0], [1.0])]
 
 
+def test_a_run_restored_from_a_checkpoint_with_racy_variables_compares_shapes_only():
+    """TF 1.15 resuming from the upgraded program's checkpoint reads the racy variables that run saved (bert_style_adamw:
+    TF 1.15's own resumes all start at loss 1478.168, from the upgraded checkpoint at 1494.957)."""
+    runs = _runs([{"first_loss": 1.0, "a/b": [2.0], "w": [3.0]}] * 3, racy=("a/*",))
+    runs["errors"] = {}
+    runs["tf115/resume_from_upgraded"] = {"first_loss": 1.5, "a/b": [9.0], "w": [4.0]}
+    assert harness.check("p", runs, "tf115/resume_from_upgraded", "resume") == (None, [], ["a/b", "first_loss", "w"])
+    runs["tf115/resume_from_upgraded"] = {"first_loss": 1.5, "a/b": [9.0]}
+    assert harness.check("p", runs, "tf115/resume_from_upgraded", "resume")[1] == [("w", [3.0], harness.MISSING)]
+    runs["upgraded/resume"] = {"first_loss": 1.5, "a/b": [9.0], "w": [3.0]}
+    assert harness.check("p", runs, "upgraded/resume", "resume")[1] == [("first_loss", 1.0, 1.5)]
+    clean = _runs([{"first_loss": 1.0, "w": [3.0]}] * 3)
+    clean["tf115/resume_from_upgraded"] = {"first_loss": 1.5, "w": [3.0]}
+    assert harness.check("p", clean, "tf115/resume_from_upgraded", "resume")[1] == [("first_loss", 1.0, 1.5)]
+
+
 def test_programs_declare_racy_values_as_a_tuple_of_patterns(monkeypatch, tmp_path):
     assert harness.declared(["bert/dense/bias/adam_v", "first_loss"], harness.racy_patterns("bert_style_adamw")) == {
         "bert/dense/bias/adam_v"
