@@ -148,6 +148,7 @@ def test_rows_are_well_formed():
         assert row.names and all(isinstance(n, str) and n.isidentifier() for n in row.names), row
         assert all(p.startswith("tf.contrib.") or p == "tf.contrib" for p in row.tf_paths), row
         assert row.extra in (None, "slim", "estimator", "gan"), row
+        assert all(name in row.names and measured for name, measured in row.drift), row
 
 
 def test_every_upgrade_own_entry_comes_from_the_manifest():
@@ -170,6 +171,18 @@ def test_a_new_row_reaches_the_upgrade_table(monkeypatch):
     assert "FakeOptimizer" in _manifest.names("tf1clip.contrib.opt")
     result = upgrade_source("import tensorflow as tf\nx = tf.contrib.opt.FakeOptimizer(0.1)\n")
     assert "tf1clip.contrib.opt.FakeOptimizer(0.1)" in result.text
+
+
+def test_a_new_drift_reaches_the_report(monkeypatch):
+    source = "import tensorflow as tf\nx = tf.contrib.opt.FakeOptimizer(0.1)\n"
+    row = _manifest.Row("tf1clip.contrib.opt", "tf1clip.contrib.opt._adam", ("FakeOptimizer",), ("tf.contrib.opt",))
+    monkeypatch.setattr(_manifest, "ROWS", _manifest.ROWS + (row,))
+    assert [e for e in upgrade_source(source).log if "differs from TF 1.15" in e.message] == []
+    monkeypatch.setattr(_manifest, "ROWS", _manifest.ROWS[:-1] + (row._replace(drift=(("FakeOptimizer", "1 %"),)),))
+    [entry] = [e for e in upgrade_source(source).log if "differs from TF 1.15" in e.message]
+    assert (entry.severity, entry.line) == ("INFO", 2)
+    assert entry.message.startswith("tf1clip.contrib.opt.FakeOptimizer differs from TF 1.15 in its numbers: ")
+    assert "(1 % after 300 Adam steps" in entry.message
 
 
 def test_a_new_keras2_row_reaches_the_legacy_keras_decision(monkeypatch):

@@ -12,8 +12,9 @@ import pytest
 
 from tf1clip.contrib import _manifest
 from tf1clip.upgrade import upgrade_source
-from tf1clip.upgrade._numerics import KNOWN_DIFFERENCES
+from tf1clip.upgrade._numerics import known_differences
 
+KNOWN_DIFFERENCES = known_differences()
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 

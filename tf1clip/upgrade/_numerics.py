@@ -1,11 +1,12 @@
 """Names whose numbers stay different from TF 1.15's for a documented reason: the report names each use at its line.
 
-``KNOWN_DIFFERENCES``: tf1clip name -> (severity, why its numbers differ, where the docs say so). The names are
-matched in the converted code, through its imports (``from tf1clip.contrib.rnn import LayerNormBasicLSTMCell``).
+:func:`known_differences` derives them from the manifest rows' ``drift``. The names are matched in the converted
+code, through its imports (``from tf1clip.contrib.rnn import LayerNormBasicLSTMCell``).
 """
 
 import ast
 
+from tf1clip.contrib import _manifest
 from tf1clip.upgrade._astutil import chains
 from tf1clip.upgrade._astutil import collect_aliases
 from tf1clip.upgrade._astutil import resolve
@@ -30,12 +31,9 @@ def _kernel_drift(measured):
     )
 
 
-KNOWN_DIFFERENCES = {
-    "tf1clip.contrib.rnn.LayerNormBasicLSTMCell": (INFO, _kernel_drift("0.9 % in the loss"), _RNN_NUMERICS),
-    "tf1clip.contrib.rnn.AttentionCellWrapper": (INFO, _kernel_drift("3.7 % in the loss"), _RNN_NUMERICS),
-    "tf1clip.contrib.rnn.EmbeddingWrapper": (INFO, _kernel_drift("0.08 % in the loss"), _RNN_NUMERICS),
-    "tf1clip.contrib.cudnn_rnn.CudnnCompatibleGRUCell": (INFO, _kernel_drift("0.06 % in the loss"), _RNN_NUMERICS),
-}
+def known_differences():
+    """tf1clip name -> (severity, why its numbers differ, where the docs say so), from the manifest rows' ``drift``."""
+    return {path: (INFO, _kernel_drift(measured), _RNN_NUMERICS) for path, measured in _manifest.drifting().items()}
 
 
 def _seeded(call, seed_index):
@@ -61,16 +59,17 @@ def _shuffle_then_repeat(call, graph_seed):
 
 def numeric_notes(tree, log, log_at, graph_seed=False):
     """Logs, with ``log_at(log, severity, node, message)``, each line of ``tree`` (converted code) that uses a
-    name of ``KNOWN_DIFFERENCES`` (once per name and line), and each seeded ``shuffle(...).repeat(...)``
+    name of :func:`known_differences` (once per name and line), and each seeded ``shuffle(...).repeat(...)``
     (``graph_seed``: whether the file sets a graph-level seed)."""
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and _shuffle_then_repeat(node, graph_seed):
             log_at(log, WARNING, node, _SHUFFLE_REPEAT)
     aliases = collect_aliases(tree, "tf1clip", "tf1clip")
     seen = set()
+    table = known_differences()
     for dotted, node in chains(tree):
         path = resolve(aliases, dotted) or dotted
-        known = KNOWN_DIFFERENCES.get(path)
+        known = table.get(path)
         line = getattr(node, "lineno", 0)
         if known is None or (path, line) in seen:
             continue
