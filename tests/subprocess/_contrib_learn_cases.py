@@ -373,7 +373,8 @@ def test_infer_labels_are_placeholders_of_the_training_labels_as_tf115(tmp_path)
         fresh.evaluate(x=X4, y=Y4.astype(np.int32))
     with pytest.raises(
         ValueError,
-        match=r"Features are incompatible with given information\. Given features: Tensor\(\"input:0\", shape=\(\?, 1\)",
+        match=r"Features are incompatible with given information\. Given features: Tensor\(\"input:0\", shape=\(\?, 1\)"
+        r".*required signatures: TensorSignature\(dtype=tf\.float32, shape=TensorShape\(\[Dimension\(None\), Dimension\(2\)\]\), is_sparse=False\)\.",
     ):
         fresh.evaluate(x=X4[:, :1], y=Y4)
     fresh.evaluate(input_fn=lambda: (tf.constant(X4[:3]), tf.constant(Y4[:3])), steps=1)  # only dimension 0 differs

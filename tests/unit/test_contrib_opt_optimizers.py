@@ -5,6 +5,7 @@
 
 import math
 import re
+import threading
 
 import numpy as np
 import pytest
@@ -368,7 +369,18 @@ def test_under_loss_scaling(name):
         np.testing.assert_allclose(a[key], b[key], rtol=1e-6, err_msg=key)
 
 
+@pytest.fixture
+def queue_runners_joined():
+    """Waits for the queue-runner threads a test leaves, so that their cancellation is reported in that test."""
+    yield
+    for thread in threading.enumerate():
+        if thread.name.startswith("QueueRunnerThread"):
+            thread.join(timeout=30)
+            assert not thread.is_alive(), thread.name
+
+
 # The chief's queue runner is cancelled (in its thread) when the session closes.
+@pytest.mark.usefixtures("queue_runners_joined")
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
 @pytest.mark.parametrize("name", ["LazyAdam", "AdamW", "PowerSign", "AdamGS"])
 def test_under_sync_replicas(name):

@@ -235,7 +235,7 @@ class BaseEstimator:
         return path
 
 
-_TensorSignature = collections.namedtuple("_TensorSignature", ["dtype", "shape", "is_sparse"])
+_TensorSignature = collections.namedtuple("TensorSignature", ["dtype", "shape", "is_sparse"])  # TF 1.15's repr
 
 
 def _signatures(tensors: Any) -> Any:
