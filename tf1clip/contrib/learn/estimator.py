@@ -13,10 +13,9 @@ a ``loss`` summary and logs; ``export_savedmodel`` writes ``tf1clip.estimator``'
 and the ``output_alternatives`` keys).
 """
 
-import collections
 import copy
 import tempfile
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List, NamedTuple, Optional
 
 import numpy as np
 
@@ -235,7 +234,12 @@ class BaseEstimator:
         return path
 
 
-_TensorSignature = collections.namedtuple("TensorSignature", ["dtype", "shape", "is_sparse"])  # TF 1.15's repr
+class TensorSignature(NamedTuple):
+    """TF 1.15's ``tensor_signature.TensorSignature`` (not exported; messages print it as TF 1.15 did)."""
+
+    dtype: Any
+    shape: Any
+    is_sparse: bool
 
 
 def _signatures(tensors: Any) -> Any:
@@ -245,8 +249,8 @@ def _signatures(tensors: Any) -> Any:
     if isinstance(tensors, dict):
         return {key: _signatures(value) for key, value in tensors.items()}
     if isinstance(tensors, tf.SparseTensor):
-        return _TensorSignature(tensors.values.dtype, None, True)
-    return _TensorSignature(tensors.dtype, tensors.get_shape(), False)
+        return TensorSignature(tensors.values.dtype, None, True)
+    return TensorSignature(tensors.dtype, tensors.get_shape(), False)
 
 
 def _compatible(tensors: Any, signatures: Any) -> bool:
