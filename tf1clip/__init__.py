@@ -41,6 +41,7 @@ _EXPORTS = {
     "clip_gradients_by_norm": "core.optimizer",
     "transform_gradients": "core.optimizer",
     "use_tf1_random_seeds": "seeds",
+    "use_tf1_shapes": "shapes",
 }
 
 __all__ = [
@@ -69,6 +70,7 @@ __all__ = [
     "TransformGradientsOptimizer",
     "GradientNorms",
     "use_tf1_random_seeds",
+    "use_tf1_shapes",
 ]
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
@@ -99,9 +101,10 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         transform_gradients,
     )
     from tf1clip.seeds import use_tf1_random_seeds  # noqa: F401
+    from tf1clip.shapes import use_tf1_shapes  # noqa: F401
 
 
-_SUBMODULES = ("contrib", "core", "estimator", "seeds", "upgrade")
+_SUBMODULES = ("contrib", "core", "estimator", "seeds", "shapes", "upgrade")
 
 
 def __getattr__(name):

@@ -80,8 +80,70 @@ def _scalar_reduction_ops(op):
     return 0
 
 
+def _zeros_of_tensor_list_ops(op):
+    """TF 1.15's ``tf.zeros``/``tf.ones`` of a list holding tensors first tried ``np.prod(shape) < 1000``: NumPy
+    multiplied the elements left to right (a ``mul`` per step involving a tensor, plus a constant for a Python
+    number) and compared (``Less`` and its constant); TF 2's tensors refuse NumPy, so it builds none of them."""
+    if op.type != "Fill":
+        return 0
+    pack, value = op.inputs[0].op, op.inputs[1].op
+    if (pack.type, pack.name, value.type, value.name) != ("Pack", op.name + "/packed", "Const", op.name + "/Const"):
+        return 0
+    numbers = [t.op.type == "Const" and t.op.name == "%s/%d" % (pack.name, i) for i, t in enumerate(pack.inputs)]
+    extra, product_is_number = 2, numbers[0]
+    for is_number in numbers[1:]:
+        if not (product_is_number and is_number):
+            extra += 2 if product_is_number or is_number else 1
+            product_is_number = False
+    return extra
+
+
+def _tensordot_side_ops(tensor, scope):
+    """TF 1.15's extra ops for one operand of ``tensordot``'s ``MatMul``: with a fully defined shape, TF 1.15
+    always transposed and reshaped it (2 ops each); TF 2 skips an identity transpose and a no-op reshape."""
+    built = 0
+    for kind in ("Reshape", "Transpose"):
+        if tensor.op.type == kind and tensor.op.name.startswith(scope):
+            built += 2
+            tensor = tensor.op.inputs[0]
+    return 4 - built if tensor.shape.is_fully_defined() else 0
+
+
+_TENSORDOT_MATMUL = re.compile(r"(^|/)Tensordot(_\d+)?/MatMul$")
+
+
+def _tensordot_ops(op):
+    """``tf.tensordot`` (and the Dense layers on inputs of rank 3 or more): its operands (above), and the result,
+    which TF 1.15 always reshaped to the free dimensions (2 ops) and TF 2 leaves when it already has that shape."""
+    if op.type != "MatMul" or not _TENSORDOT_MATMUL.search(op.name):
+        return 0
+    scope = op.name[: -len("MatMul")]
+    reshaped = any(c.type == "Reshape" and c.name == scope[:-1] for c in op.outputs[0].consumers())
+    return sum(_tensordot_side_ops(t, scope) for t in op.inputs) + (0 if reshaped else 2)
+
+
+_ONES_LIKE = re.compile(r"(^|/)ones_like(_\d+)?$")
+
+
+def _ones_like_ops(op):
+    """TF 1.15's ``tf.ones_like`` made ``Shape``, ``Const`` and ``Fill``; TF 2's makes one ``OnesLike`` (shape not
+    fully defined) or one ``Const`` (fully defined, fewer than 1,000 elements, the default name)."""
+    if op.type == "OnesLike" or (op.type == "Const" and _ONES_LIKE.search(op.name)):
+        return 2
+    return 0
+
+
 # Each rule: an op TensorFlow 2 made -> how many more ops TF 1.15 made for the same call.
-_OP_RULES = (_split_ops, _tensor_array_stack_ops, _flatten_ops, _scalar_reduction_ops, _clip_by_global_norm_ops)
+_OP_RULES = (
+    _split_ops,
+    _tensor_array_stack_ops,
+    _flatten_ops,
+    _scalar_reduction_ops,
+    _clip_by_global_norm_ops,
+    _zeros_of_tensor_list_ops,
+    _tensordot_ops,
+    _ones_like_ops,
+)
 
 
 def _random_uniform_ops(site):

@@ -47,7 +47,12 @@ before = [op.get_attr("seed2") for op in graph.get_operations() if "seed2" in op
 print("BEFORE " + json.dumps([before, seeds.tf1_random_seeds_enabled()]))
 tf1clip.use_tf1_random_seeds()
 ns = types.SimpleNamespace(
-    layers=v1.layers, contrib_layers=tf1clip.contrib.layers, slim=tf1clip.contrib.slim, rnn_cell=v1.nn.rnn_cell
+    layers=v1.layers,
+    contrib_layers=tf1clip.contrib.layers,
+    slim=tf1clip.contrib.slim,
+    rnn_cell=v1.nn.rnn_cell,
+    contrib_rnn=tf1clip.contrib.rnn,
+    seq2seq=tf1clip.contrib.seq2seq,
 )
 out = {}
 for name, (_, op_seeds) in sorted(cases.CASES.items()):

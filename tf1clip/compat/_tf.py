@@ -310,6 +310,20 @@ def set_graph_seed_counter(counter):
     random_seed._graph_to_seed_dict = counter
 
 
+def wrap_dimension_init(make_wrapper):
+    """Replaces ``tf.compat.v1.Dimension.__init__`` (TF 2's ``tensor_shape.Dimension``, which every ``TensorShape``
+    dimension goes through) with ``make_wrapper(original)``; returns a function restoring the original. Public
+    class, checked on TF 2.15, 2.16, 2.21 (``__init__(self, value)``)."""
+    dimension = tf.compat.v1.Dimension
+    original = dimension.__dict__["__init__"]
+    dimension.__init__ = make_wrapper(original)
+
+    def restore():
+        dimension.__init__ = original
+
+    return restore
+
+
 def _frame_in(frame, name, filename):
     code = frame.f_code
     return code.co_name == name and code.co_filename.replace("\\", "/").endswith(filename)

@@ -307,6 +307,45 @@ def _tf1_seeds_line(tree, scan, log):
     return ["tf1clip.use_tf1_random_seeds()  # tf1clip-upgrade: TF 1.15's op seeds for the graph-level seed"]
 
 
+def _holds_quotient(node):
+    """Whether the expression ``node`` is or holds (in arithmetic, a list or a tuple) a true division ``/``."""
+    if isinstance(node, ast.BinOp):
+        return isinstance(node.op, ast.Div) or _holds_quotient(node.left) or _holds_quotient(node.right)
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return any(_holds_quotient(e) for e in node.elts)
+    return isinstance(node, ast.UnaryOp) and _holds_quotient(node.operand)
+
+
+def _size_quotient_call(tree):
+    """The first call of a cell, wrapper, attention mechanism, Dense layer or size-taking function (T.SIZE_*)
+    with an argument holding a true quotient (``num_units / 2``, a float under Python 3), or None."""
+    for node in sorted((n for n in ast.walk(tree) if isinstance(n, ast.Call)), key=lambda n: getattr(n, "lineno", 0)):
+        tail = _call_name(node).split(".")[-1]
+        if not (tail.endswith(T.SIZE_CLASS_SUFFIXES) or tail in T.SIZE_FUNCTIONS):
+            continue
+        if any(_holds_quotient(a) for a in list(node.args) + [k.value for k in node.keywords]):
+            return node
+    return None
+
+
+def _tf1_shapes_line(tree, scan, log):
+    """``tf1clip.use_tf1_shapes()`` where a size argument holds a ``/`` quotient: TF 1.15 took a whole-number
+    float as a dimension, TensorFlow 2 refuses every float."""
+    call = _size_quotient_call(tree)
+    if call is None or any(u.endswith("use_tf1_shapes") for u in scan.tf1clip_uses):
+        return []
+    scan.tf1clip_uses.append("tf1clip.use_tf1_shapes")
+    _log_at(
+        log,
+        INFO,
+        call,
+        "%s takes a quotient (/) as an argument: added 'tf1clip.use_tf1_shapes()', with which TensorFlow 2 "
+        "takes a whole-number float (num_units / 2 is 8.0 in Python 3) as a size, as TF 1.15 did (docs/upgrade.rst, "
+        "'Whole-number floats as sizes')." % _call_name(call),
+    )
+    return ["tf1clip.use_tf1_shapes()  # tf1clip-upgrade: TF 1.15 took whole-number floats (n / 2) as sizes"]
+
+
 def _estimator_error(uses, log):
     """One ERROR for the file's unconverted tf.estimator uses, at the first, naming each with its line."""
     where = {}
@@ -407,7 +446,7 @@ def finish(text, tree, target="modern", input_names_tf=True):
     if keras_lines:
         inserts.append((first.end_lineno, True, keras_lines) if after_os else (_first_line(first), False, keras_lines))
     tf_lines = [] if input_names_tf else _tf_import_line(tree, log)
-    seed_lines = _tf1_seeds_line(tree, scan, log)
+    seed_lines = _tf1_seeds_line(tree, scan, log) + _tf1_shapes_line(tree, scan, log)
     tf_lines += _tf1clip_import_line(tree, scan, input_tf_stmt or tree, log)
     tf_lines += _graph_mode_line(scan, tf_alias, input_tf_stmt, log) + seed_lines
     if tf_lines:

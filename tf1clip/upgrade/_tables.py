@@ -702,5 +702,10 @@ DETERMINISTIC_INITIALIZERS = (
     "constant_initializer",
     "identity_initializer",
 )
+# Calls whose arguments are sizes (``tf1clip.use_tf1_shapes()``): names ending with these, and these functions.
+SIZE_CLASS_SUFFIXES = ("Cell", "Wrapper", "Attention", "Dense", "TensorShape")
+SIZE_FUNCTIONS = frozenset(
+    "get_variable placeholder dense fully_connected embed_sequence conv1d conv2d conv3d zero_state".split()
+)
 # ``ConfigProto`` keywords TF 2 may ignore (``_fixes``' thread-count note).
 THREAD_KEYWORDS = ("intra_op_parallelism_threads", "inter_op_parallelism_threads")

@@ -4,7 +4,7 @@
 (``style="graph"``), or also with op-level seeds where the construct takes one (``style="graph+op"``),
 and returns the seeds of its random ops and a summary of every variable's initial value and of every
 fetched tensor. ``tf`` is TF 1.15's ``tf`` or TF 2's ``tf.compat.v1`` (graph mode, TF 1 behaviour);
-``ns`` holds ``layers``, ``contrib_layers``, ``slim`` and ``rnn_cell``.
+``ns`` holds ``layers``, ``contrib_layers``, ``slim``, ``rnn_cell``, ``contrib_rnn`` and ``seq2seq``.
 """
 
 import numpy as np
@@ -189,6 +189,61 @@ def dataset_shuffle_repeat(tf, ns, seed):
     return [tf.data.make_one_shot_iterator(ds).get_next(), tf.random_normal([3], seed=seed)]
 
 
+def zeros_of_tensor_list(tf, ns, seed):
+    """``tf.zeros``/``tf.ones`` of a list holding tensors: TF 1.15 first tried ``np.prod(shape) < 1000``, which
+    built the product's ``mul`` ops and a ``Less`` (TensorFlow 2's tensors refuse NumPy)."""
+    x = _x(tf, [3, 2])
+    batch = tf.shape(x)[0]
+    width = tf.shape(x)[1]
+    start = tf.zeros([batch], dtype=tf.int64)
+    a = tf.get_variable("a", [2, 2])
+    state = tf.zeros([batch, 4]) + tf.ones([8, batch, width], name="o")[0, 0, 0]
+    grid = tf.zeros((2, 3, batch)) + tf.ones([batch, 2, width])[0, 0, 0]
+    return [start, state, grid, a, tf.random_normal([3], seed=seed), tf.get_variable("after", [2, 2]).initialized_value()]
+
+
+def tensordot_then_random(tf, ns, seed):
+    """``tensordot`` of operands with fully defined shapes (a Dense layer on a rank-3 input, ``tf.tensordot``):
+    TF 1.15 always transposed and reshaped both; TF 2 skips an identity transpose and a no-op reshape."""
+    x = _x(tf, [2, 3, 4])
+    h = ns.layers.dense(x, 5)
+    fixed = tf.tensordot(tf.ones([2, 3, 4]), tf.get_variable("k", [4, 2]), [[2], [0]])
+    swapped = tf.tensordot(tf.get_variable("m", [4, 3]), tf.ones([4, 2]), [[0], [0]])
+    return [h, fixed, swapped, tf.random_normal([3], seed=seed), ns.layers.dense(h, 2)]
+
+
+def ones_like_then_random(tf, ns, seed):
+    """``tf.ones_like``: TF 1.15 made ``Shape``, ``Const`` and ``Fill``; TF 2 one ``OnesLike`` or ``Const``."""
+    x = _x(tf, [3, 2])
+    a = tf.ones_like(x)
+    b = tf.ones_like(tf.zeros([2, 3]), dtype=tf.int32)
+    c = tf.ones_like(x, name="mine")
+    return [a, b, c, tf.random_normal([3], seed=seed), tf.get_variable("after", [2, 2]).initialized_value()]
+
+
+def seq2seq_attention(tf, ns, seed):
+    """A Bahdanau-attention decoder over a GRU encoder, trained-style (``TrainingHelper``) and greedy, with the
+    zero states of ``AttentionWrapper`` and ``dynamic_decode`` (TF 1.15 built each state's prefix twice)."""
+    ids = tf.constant([[3, 4, 5, 1], [6, 7, 1, 1]], dtype=tf.int64)
+    batch = tf.shape(ids)[0]
+    lengths = tf.reduce_sum(tf.cast(tf.not_equal(ids, 1), tf.int32), 1)
+    embeddings = tf.get_variable("emb", [10, 4])
+    inputs = tf.nn.embedding_lookup(embeddings, ids)
+    memory, _ = tf.nn.dynamic_rnn(ns.rnn_cell.GRUCell(6), inputs, dtype=tf.float32)
+
+    def decode(helper, reuse=None):
+        with tf.variable_scope("decode", reuse=reuse):
+            mechanism = ns.seq2seq.BahdanauAttention(6, memory, memory_sequence_length=lengths)
+            cell = ns.seq2seq.AttentionWrapper(ns.rnn_cell.GRUCell(6), mechanism, attention_layer_size=3)
+            cell = ns.contrib_rnn.OutputProjectionWrapper(cell, 10, reuse=reuse)
+            decoder = ns.seq2seq.BasicDecoder(cell, helper, cell.zero_state(batch, tf.float32))
+            return ns.seq2seq.dynamic_decode(decoder, maximum_iterations=5)[0]
+
+    train = decode(ns.seq2seq.TrainingHelper(inputs, lengths))
+    greedy = decode(ns.seq2seq.GreedyEmbeddingHelper(embeddings, tf.zeros([batch], tf.int32), 1), reuse=True)
+    return [train.rnn_output, greedy.sample_id, tf.random_normal([3], seed=seed)]
+
+
 # name -> (builder, takes op-level seeds)
 CASES = {
     "get_variable_default": (get_variable_default, False),
@@ -212,6 +267,10 @@ CASES = {
     "flatten_renamed": (flatten_renamed, True),
     "dataset_shuffle": (dataset_shuffle, True),
     "dataset_shuffle_repeat": (dataset_shuffle_repeat, True),
+    "zeros_of_tensor_list": (zeros_of_tensor_list, True),
+    "tensordot_then_random": (tensordot_then_random, True),
+    "ones_like_then_random": (ones_like_then_random, True),
+    "seq2seq_attention": (seq2seq_attention, True),
 }
 # Cases whose graph-seed-only op seeds TF 2 cannot match (docs/oracle.rst, "Seeds"): the op count differs.
 UNMATCHED = {"gradients_then_random"}

@@ -25,7 +25,12 @@ def main():
     if not tf.__version__.startswith("1.15"):
         raise SystemExit("make_refs.py needs TensorFlow 1.15 (found %s)" % tf.__version__)
     ns = types.SimpleNamespace(
-        layers=tf.layers, contrib_layers=tf.contrib.layers, slim=tf.contrib.slim, rnn_cell=tf.nn.rnn_cell
+        layers=tf.layers,
+        contrib_layers=tf.contrib.layers,
+        slim=tf.contrib.slim,
+        rnn_cell=tf.nn.rnn_cell,
+        contrib_rnn=tf.contrib.rnn,
+        seq2seq=tf.contrib.seq2seq,
     )
     refs = {"tensorflow": tf.__version__, "cases": {}}
     for name, (_, op_seeds) in sorted(cases.CASES.items()):

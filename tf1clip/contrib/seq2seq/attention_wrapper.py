@@ -20,40 +20,13 @@ import numpy as np
 from tf1clip.compat._tf import tf
 from tf1clip.contrib import _manifest
 from tf1clip.contrib.rnn import _base
+from tf1clip.contrib.seq2seq.decoder import _zero_state_tensors
 
 __all__ = _manifest.names_of(__name__)
 
 v1 = tf.compat.v1
 _MODES = ("recursive", "parallel", "hard")
 _MODE_ERROR = "mode must be 'recursive', 'parallel', or 'hard'."
-
-
-def _size_parts(size, role):
-    """A size (int, TensorShape or int tensor) as (int32 vector tensor or None, static TensorShape)."""
-    if isinstance(size, tf.Tensor):
-        vector = tf.expand_dims(size, 0) if size.shape.ndims == 0 else size
-        if size.shape.ndims not in (0, 1):
-            raise ValueError("%s tensor must be either a scalar or vector, but saw tensor: %s" % (role, size))
-        return vector, tf.TensorShape(tf.get_static_value(size))
-    shape = tf.TensorShape(size)
-    vector = tf.constant(shape.as_list(), dtype=tf.int32) if shape.is_fully_defined() else None
-    return vector, shape
-
-
-def _zero_state_tensors(state_size, batch_size, dtype):
-    """Zeros ``[batch_size] + size`` of ``dtype`` for every size in the structure ``state_size``."""
-
-    def zeros(size):
-        prefix, prefix_static = _size_parts(batch_size, "prefix")
-        suffix, suffix_static = _size_parts(size, "suffix")
-        if prefix is None or suffix is None:
-            raise ValueError("Provided a prefix or suffix of None: %s and %s" % (batch_size, size))
-        value = tf.zeros(tf.concat((prefix, suffix), 0), dtype=dtype)
-        if not tf.executing_eagerly():
-            value.set_shape(prefix_static.concatenate(suffix_static))
-        return value
-
-    return tf.nest.map_structure(zeros, state_size)
 
 
 def _assert_like_rnncell(cell_name, cell):
