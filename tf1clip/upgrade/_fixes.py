@@ -446,9 +446,9 @@ def finish(text, tree, target="modern", input_names_tf=True):
     if keras_lines:
         inserts.append((first.end_lineno, True, keras_lines) if after_os else (_first_line(first), False, keras_lines))
     tf_lines = [] if input_names_tf else _tf_import_line(tree, log)
-    seed_lines = _tf1_seeds_line(tree, scan, log) + _tf1_shapes_line(tree, scan, log)
+    tf1_rule_lines = _tf1_seeds_line(tree, scan, log) + _tf1_shapes_line(tree, scan, log)
     tf_lines += _tf1clip_import_line(tree, scan, input_tf_stmt or tree, log)
-    tf_lines += _graph_mode_line(scan, tf_alias, input_tf_stmt, log) + seed_lines
+    tf_lines += _graph_mode_line(scan, tf_alias, input_tf_stmt, log) + tf1_rule_lines
     if tf_lines:
         inserts.append(
             (tf_stmt.end_lineno, True, tf_lines) if tf_stmt is not None else (_first_line(first), False, tf_lines)
