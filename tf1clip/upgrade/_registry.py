@@ -22,6 +22,12 @@ from tf1clip.upgrade._routes import contrib_error
 from tf1clip.upgrade._routes import is_contrib
 from tf1clip.upgrade._routes import is_module
 from tf1clip.upgrade._routes import supported
+from tf1clip.upgrade._rules_aliases import from_listing
+from tf1clip.upgrade._rules_aliases import instead_of_missing
+from tf1clip.upgrade._rules_aliases import is_listed
+from tf1clip.upgrade._rules_aliases import is_strategy
+from tf1clip.upgrade._rules_aliases import renamed_to_nothing
+from tf1clip.upgrade._rules_aliases import to_v1_strategy
 from tf1clip.upgrade._rules_estimator import is_canned_estimator_call
 from tf1clip.upgrade._rules_estimator import is_mode_key
 from tf1clip.upgrade._rules_estimator import is_moved_contrib_estimator
@@ -235,12 +241,17 @@ CHAIN_RULES = (
     ChainRule("a TF 1 module object outside tf.contrib", lambda c: not is_contrib(c.path), _module_object),
     ChainRule("a contrib name tf1clip provides", lambda c: c.found is not None, _provided),
     ChainRule("tf.contrib.mixed_precision loss scaling", is_loss_scaling, rewrite_loss_scaling),
+    ChainRule("a tf.contrib.distribute strategy (TF 1.15's v1 strategies)", is_strategy, to_v1_strategy),
     ChainRule("a tf.contrib.rnn name TF 2 has itself", lambda c: T.rnn_target(c.path) is not None, _to_rnn_home),
+    ChainRule(
+        "a contrib name tf_upgrade_v2 renames to one this TensorFlow lacks", renamed_to_nothing, instead_of_missing
+    ),
     ChainRule("a name tf_upgrade_v2 converts as spelled", lambda c: c.edits.engine_converts(c.name), _leave_to_engine),
     ChainRule(
         "an alias of a name tf_upgrade_v2 converts", lambda c: c.edits.engine_converts(c.path), _spell_for_engine
     ),
     ChainRule("a member of a renamed contrib class", lambda c: _renamed_class(c.path) > 0, _rename_class),
+    ChainRule("a contrib name TF 1.15's listing binds to a core name (or a module of it)", is_listed, from_listing),
     ChainRule(
         "a binding of a module converted member by member",
         lambda c: bool(T.MEMBERWISE.get(c.path)) and _can_defer(c),

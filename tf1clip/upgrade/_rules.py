@@ -21,6 +21,7 @@ from tf1clip.upgrade._registry import rewrite_chain
 from tf1clip.upgrade._routes import engine_alias_path
 from tf1clip.upgrade._routes import is_contrib
 from tf1clip.upgrade._routes import supported
+from tf1clip.upgrade._rules_aliases import modernize
 from tf1clip.upgrade._rules_imports import finish_imports
 from tf1clip.upgrade._rules_imports import rewrite_import
 from tf1clip.upgrade._rules_imports import rewrite_import_from
@@ -88,6 +89,7 @@ class ContribRewriter:
 
     def run(self, tree):
         """Rewrites ``tree`` in place; the log is in ``log``."""
+        modernize(self.edits, tree)
         self.edits.aliases = collect_aliases(tree, follow=is_contrib)
         self.edits.parents = parents(tree)
         find_opaque(self.edits, tree)

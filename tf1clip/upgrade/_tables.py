@@ -5,6 +5,7 @@ tf1clip's own names come from ``tf1clip.contrib._manifest``; the rules reading t
 
 import functools
 
+from tf1clip.contrib import _decisions
 from tf1clip.contrib import _manifest
 from tf1clip.upgrade import _gan_names
 from tf1clip.upgrade import _slim_names
@@ -293,84 +294,11 @@ for _module, _names in _DATA_MODULES.items():
 for _name in _manifest.tf2_names("tf1clip.contrib.data", "tf.compat.v1.data"):
     CONTRIB_RENAMES["tf.contrib.data." + _name] = "tf.compat.v1.data." + _name
 
-# tf.contrib.distribute's strategies that tf.distribute has (tf_upgrade_v2's own manual-check ERROR stays: their
-# constructor arguments and methods changed).
-DISTRIBUTE = ("OneDeviceStrategy", "MirroredStrategy")
-for _name in DISTRIBUTE:
-    CONTRIB_RENAMES["tf.contrib.distribute." + _name] = "tf.distribute." + _name
-
-# The successor of each contrib module nothing maintained replaces symbol for symbol.
-SUCCESSORS = {
-    "tf.contrib.gan": "TF-GAN 2.1.0 (tensorflow_gan), which tf1clip.contrib.gan routes to, has no such name",
-    "tf.contrib.tfprof": "use tf.compat.v1.profiler (Profiler, profile, advise, ProfileOptionBuilder); "
-    "ProfileContext has no TF 2 counterpart",
-    "tf.contrib.rnn": "tf1clip.contrib.rnn re-creates every name TF 1.15's tf.contrib.rnn exported "
-    "(docs/rnn.rst; the core cells are tf.compat.v1.nn.rnn_cell's); the cells it did not export (NTMCell, "
-    "LayerNormLSTMCell, WeightNormLSTMCell, MinimalRNNCell, CFNCell) have no maintained successor "
-    "(tf.keras.layers RNN layers for new code)",
-    "tf.contrib.legacy_seq2seq": "tf1clip.contrib.legacy_seq2seq re-creates its public functions only",
-    "tf.contrib.cudnn_rnn": "tf1clip.contrib.cudnn_rnn re-creates TF 1.15's public cudnn_rnn names (the layers, "
-    "the compatible cells, the saveables and format converters; docs/rnn.rst), not this one",
-    "tf.contrib.quantize": "no graph-rewrite successor exists for tf.compat.v1 graphs: quantization-aware "
-    "training moved to Keras models in the tensorflow-model-optimization package "
-    "(tfmot.quantization.keras.quantize_model)",
-    "tf.contrib.tpu": "use tf.compat.v1.tpu and tf.distribute.TPUStrategy",
-    "tf.contrib.learn": "tf1clip.contrib.learn re-creates only Estimator, RunConfig, ModelFnOps, ModeKeys, "
-    "Experiment, learn_runner, make_export_strategy, preprocessing and datasets.base (docs/learn.rst); the canned "
-    "learn estimators become tf1clip.estimator's (DNNClassifier, LinearRegressor ...), the rest has no maintained "
-    "successor: port it to tf.estimator (tf1clip.estimator) or tf.keras",
-    "tf.contrib.learn.models": "build the model with tf.compat.v1.layers or tf.keras; the canned estimators "
-    "are tf1clip.estimator's (DNNClassifier, LinearRegressor ...)",
-    "tf.contrib.estimator": "tf1clip.estimator (tensorflow-estimator 2.15's API) has no such name",
-    "tf.contrib.estimator.replicate_model_fn": "use tf.distribute.MirroredStrategy, passed as "
-    "tf.estimator.RunConfig(train_distribute=...), with the unwrapped model_fn",
-    "tf.contrib.estimator.TowerOptimizer": "use tf.distribute.MirroredStrategy, passed as "
-    "tf.estimator.RunConfig(train_distribute=...), with the unwrapped optimizer",
-    "tf.contrib.distribute": "use tf.distribute (MirroredStrategy(devices=...) for num_gpus=, "
-    "tf.distribute.experimental for the rest)",
-    "tf.contrib.deprecated": "use tf.compat.v1.summary.scalar, tf.compat.v1.summary.histogram, "
-    "tf.compat.v1.summary.image, tf.compat.v1.summary.audio, tf.compat.v1.summary.merge or "
-    "tf.compat.v1.summary.merge_all, which take one name (prefixed by the name scope) where these took a "
-    "tensor of tags",
-    "tf.contrib.framework.init_from_checkpoint": "use tf.compat.v1.train.init_from_checkpoint (TF's "
-    "reimplementation, with the same assignment_map syntax)",
-    "tf.contrib.opt": "tf1clip.contrib.opt provides clip_gradients_by_global_norm and the optimizers listed "
-    "in its docs (docs/contrib_opt.rst), not this one; use a tf.compat.v1.train optimizer instead",
-    "tf.contrib.distributions": "use the tensorflow-probability package (tfp.distributions)",
-    "tf.contrib.bayesflow": "use the tensorflow-probability package",
-    "tf.contrib.seq2seq": "tf1clip.contrib.seq2seq re-creates TF 1.15's public names (docs/seq2seq.rst), not this one",
-    "tf.contrib.crf": "tf1clip.contrib.crf re-creates TF 1.15's public crf names (docs/rnn.rst), not this one",
-    "tf.contrib.image": "use tf.image or tensorflow-addons' tfa.image (in maintenance mode)",
-    "tf.contrib.data": "tf.data.experimental and tf1clip.contrib.data have no such name; use tf.data",
-    "tf.contrib.lookup": "tf1clip.contrib.lookup has no such name; use tf.lookup",
-    "tf.contrib.summary": "use tf.compat.v2.summary",
-    "tf.contrib.predictor": "use tf.saved_model.load",
-    "tf.contrib.keras": "use tf.keras",
-    "tf.contrib.eager": "TensorFlow 2 runs eagerly by default; use tf.function and tf.GradientTape",
-    "tf.contrib.mixed_precision": "use tf.compat.v1.train.experimental.MixedPrecisionLossScaleOptimizer "
-    "or tf.keras.mixed_precision",
-    "tf.contrib.layers": "tf-slim has no such name; tf.feature_column replaces the feature columns",
-    "tf.contrib.framework": "tf-slim has no such name; see tf.nest, tf.compat.v1 and tf.sort",
-    "tf.contrib.framework.nest": "use tf.nest (flatten, map_structure, pack_sequence_as, assert_same_structure; "
-    "is_sequence is tf.nest.is_nested)",
-    "tf.contrib.metrics": "tf-slim has no such name; use tf.compat.v1.metrics",
-    "tf.contrib.training": "tf-slim has no such name; tf.data.experimental.bucket_by_sequence_length "
-    "replaces bucketing",
-    "tf.contrib.slim": "tf-slim has no such name",
-    "tf.contrib.losses": "tf-slim has no such name; use tf.compat.v1.losses",
-}
-
-GENERIC_SUCCESSOR = "port it by hand (tf.compat.v1, tf-slim or your own code)"
-
 
 def successor(path):
-    """One clause naming where to go for the contrib ``path``."""
-    parts = path.split(".")
-    for k in range(len(parts), 1, -1):
-        found = SUCCESSORS.get(".".join(parts[:k]))
-        if found:
-            return found
-    return GENERIC_SUCCESSOR
+    """One clause naming where to go for the contrib ``path`` and how to install it (``_decisions``, the one table of
+    what becomes of each contrib module)."""
+    return _decisions.successor(path)
 
 
 # Mode keys are strings; their values (TF 1.15) replace them where tf.estimator is gone.
