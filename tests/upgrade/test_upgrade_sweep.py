@@ -138,4 +138,7 @@ def test_a_clean_file_names_no_contrib(sweep):
         )
         result = upgrade.upgrade_source(source, target="modern")
         if not [e for e in result.log if e.severity == "ERROR"]:
-            assert "tf.contrib" not in result.text and "tensorflow.contrib" not in result.text, (entry.path, result.text)
+            assert "tf.contrib" not in result.text and "tensorflow.contrib" not in result.text, (
+                entry.path,
+                result.text,
+            )
