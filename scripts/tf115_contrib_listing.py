@@ -15,7 +15,8 @@ the date in the header is kept while the data is unchanged. :func:`render` is pu
 ordering is tested on Python 3 (tests/unit/test_tf115_contrib_listing.py).
 
 A module's public names: its ``__all__`` when it has one; for a package (contrib's ``__init__`` files, which
-``remove_undocumented`` cleaned) every name not starting with ``_``; for a plain module the names it defines, its
+``remove_undocumented`` cleaned) and for a module that is ``tf.contrib.<X>`` itself (``tf.contrib.summary`` is
+``summary.py``) every name not starting with ``_``; for a plain module the names it defines, its
 submodules and its module-level values that are not modules, classes or functions (imported modules and
 imported helpers are not its names).
 """
@@ -68,12 +69,13 @@ def _is_feature(value):
     return type(value).__name__ == "_Feature"
 
 
-def public_names(module):
-    """The public names of ``module`` (see the module docstring)."""
+def public_names(module, api=False):
+    """The public names of ``module`` (see the module docstring); ``api``: read it as a package (a module that is
+    ``tf.contrib.<X>`` itself, such as ``tf.contrib.summary``'s ``summary.py``, is contrib's API for ``X``)."""
     names = getattr(module, "__all__", None)
     if names is not None:
         return sorted(n for n in set(names) if hasattr(module, n))
-    package = os.path.basename(getattr(module, "__file__", "") or "") == "__init__.py"
+    package = api or os.path.basename(getattr(module, "__file__", "") or "") == "__init__.py"
     found = []
     for name in dir(module):
         if not _is_public(name):
@@ -140,7 +142,7 @@ def core_paths(index, value, name):
 
 def _record(data, index, path, module, queue):
     names = {}
-    for name in public_names(module):
+    for name in public_names(module, api=path.count(".") == 2):
         value = getattr(module, name)
         names[name] = (kind_of(value), core_paths(index, value, name))
         if inspect.ismodule(value) and value.__name__.startswith("tensorflow"):

@@ -116,8 +116,9 @@ DATA_EXPERIMENTAL = (
     "unique",
 )
 """``tf.contrib.data`` names (TF 1.15) that are ``tf.data.experimental``'s, with the same name."""
-DATA_V1 = ("Iterator", "TextLineDataset", "TFRecordDataset", "FixedLengthRecordDataset")
-"""``tf.contrib.data`` names (TF 1.3-1.4) that are ``tf.compat.v1.data``'s."""
+DATA_V1 = ("Dataset", "Iterator", "TextLineDataset", "TFRecordDataset", "FixedLengthRecordDataset")
+"""``tf.contrib.data`` names (TF 1.2-1.4) that are ``tf.compat.v1.data``'s (TF 1.2-1.3's ``Dataset.map(num_threads=,
+output_buffer_size=)`` is converted too: ``tf1clip.upgrade._rules_aliases``)."""
 _S2S_ATTENTION = (
     "AttentionMechanism",
     "AttentionWrapper",

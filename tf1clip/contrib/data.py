@@ -1,6 +1,6 @@
 """``tf.contrib.data``'s transformations that TF 2 dropped, re-created on ``tf.data``.
 
-TF 1.15's other ``tf.contrib.data`` names are ``tf.data.experimental``'s (and ``Iterator``,
+TF 1.15's other ``tf.contrib.data`` names are ``tf.data.experimental``'s (and ``Dataset``, ``Iterator``,
 ``TextLineDataset``, ``TFRecordDataset``, ``FixedLengthRecordDataset`` ``tf.compat.v1.data``'s): tf1clip-upgrade
 rewrites them there. These four have no TF 2 name:
 
@@ -52,6 +52,7 @@ scan = _experimental.scan
 shuffle_and_repeat = _experimental.shuffle_and_repeat
 unbatch = _experimental.unbatch
 unique = _experimental.unique
+Dataset = tf.compat.v1.data.Dataset
 Iterator = tf.compat.v1.data.Iterator
 TextLineDataset = tf.compat.v1.data.TextLineDataset
 TFRecordDataset = tf.compat.v1.data.TFRecordDataset

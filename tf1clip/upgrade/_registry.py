@@ -26,7 +26,9 @@ from tf1clip.upgrade._rules_aliases import from_listing
 from tf1clip.upgrade._rules_aliases import instead_of_missing
 from tf1clip.upgrade._rules_aliases import is_listed
 from tf1clip.upgrade._rules_aliases import is_strategy
+from tf1clip.upgrade._rules_aliases import passes_tf12_map_keywords
 from tf1clip.upgrade._rules_aliases import renamed_to_nothing
+from tf1clip.upgrade._rules_aliases import to_tf14_map
 from tf1clip.upgrade._rules_aliases import to_v1_strategy
 from tf1clip.upgrade._rules_estimator import is_canned_estimator_call
 from tf1clip.upgrade._rules_estimator import is_mode_key
@@ -43,6 +45,8 @@ from tf1clip.upgrade._rules_estimator import rewrite_to_tf1clip_estimator
 from tf1clip.upgrade._rules_estimator import rewrite_tpu_estimator
 from tf1clip.upgrade._rules_estimator import rewrite_v1_only_estimator
 from tf1clip.upgrade._rules_imports import can_defer_binding
+from tf1clip.upgrade._rules_summary import decide_summary
+from tf1clip.upgrade._rules_summary import is_summary_decision
 from tf1clip.upgrade._rules_imports import defer_binding
 from tf1clip.upgrade._rules_mixed_precision import is_loss_scaling
 from tf1clip.upgrade._rules_mixed_precision import rewrite_loss_scaling
@@ -243,6 +247,7 @@ CHAIN_RULES = (
     ChainRule("tf.contrib.mixed_precision loss scaling", is_loss_scaling, rewrite_loss_scaling),
     ChainRule("a tf.contrib.distribute strategy (TF 1.15's v1 strategies)", is_strategy, to_v1_strategy),
     ChainRule("a tf.contrib.rnn name TF 2 has itself", lambda c: T.rnn_target(c.path) is not None, _to_rnn_home),
+    ChainRule("a tf.contrib.summary call TF 2's summaries match only in part", is_summary_decision, decide_summary),
     ChainRule(
         "a contrib name tf_upgrade_v2 renames to one this TensorFlow lacks", renamed_to_nothing, instead_of_missing
     ),
@@ -428,6 +433,12 @@ CALL_RULES = (
         "*.minimize",
         passed_without("decay_var_list", T.DECAY_VAR_LIST_POSITION, "decay_listed_only"),
         warn(T.DECAY_VAR_LIST_WARNING),
+    ),
+    CallRule(
+        "TF 1.2-1.3's contrib Dataset.map(num_threads=, output_buffer_size=)",
+        "*.map",
+        passes_tf12_map_keywords,
+        to_tf14_map,
     ),
 )
 """The rules for calls, in the order they run on one call."""

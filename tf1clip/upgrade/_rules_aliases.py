@@ -64,11 +64,13 @@ def tf2_spelling(spec, core):
 
 
 def alias_target(chain):
-    """The core name replacing the contrib name of ``chain`` (see :func:`tf2_spelling`), or None."""
+    """The core name replacing the contrib name of ``chain`` (see :func:`tf2_spelling`), or None: the listing's
+    preferred core path (``tf.*`` before ``tf.compat.v1.*``, fewer parts first), one with the contrib name's own last
+    part first (``tf.keras.losses.mean_squared_error``, not its alias ``MSE``)."""
     found = _contrib_names.entry(chain.path)
     if found is None or found.kind == "module" or not found.core:
         return None
-    for core in found.core:
+    for core in sorted(found.core, key=lambda p: (p.startswith("tf.compat."), not p.endswith("." + found.name))):
         spelled = tf2_spelling(chain.edits.spec, core)
         if spelled is not None:
             return spelled
@@ -193,6 +195,36 @@ def modernize(edits, tree):
             edits.replace(found[node], node, modern, "(its TF 1.15 module)")
 
 
+# --- TF 1.2-1.3's tf.contrib.data.Dataset.map ---------------------------------------------------------------
+
+MAP_KEYWORDS = ("num_threads", "output_buffer_size")
+
+
+def passes_tf12_map_keywords(call):
+    """``x.map(f, num_threads=..., output_buffer_size=...)``: keywords only TF 1.2-1.3's contrib ``Dataset.map`` had."""
+    return any(k.arg in MAP_KEYWORDS for k in call.keywords)
+
+
+def to_tf14_map(call, logs):
+    """``map(f, num_threads=n, output_buffer_size=b)`` -> ``map(f, num_parallel_calls=n).prefetch(b)``: TF 1.4 renamed
+    the first and replaced the second by ``prefetch`` (a buffer of ``b`` mapped elements)."""
+    buffer = None
+    kept = []
+    for keyword in call.keywords:
+        if keyword.arg == "num_threads":
+            keyword.arg = "num_parallel_calls"
+        if keyword.arg == "output_buffer_size":
+            buffer = keyword.value
+            continue
+        kept.append(keyword)
+    call.keywords = kept
+    logs.append((INFO, call.lineno, call.col_offset, "Changed TF 1.3's Dataset.map keywords to TF 1.4's"))
+    if buffer is None:
+        return call
+    prefetch = ast.Call(func=ast.Attribute(value=call, attr="prefetch", ctx=ast.Load()), args=[buffer], keywords=[])
+    return ast.copy_location(prefetch, call)
+
+
 # --- tf.contrib.distribute ---------------------------------------------------------------------------------
 
 STRATEGIES = ("MirroredStrategy", "OneDeviceStrategy")
@@ -244,6 +276,9 @@ def _rewrite_mirrored_call(edits, call):
     keywords.pop("num_gpus_per_worker", None)
     if "cross_tower_ops" in keywords:
         keywords["cross_device_ops"] = keywords.pop("cross_tower_ops")
+    devices = keywords.get("devices")
+    if isinstance(devices, ast.Constant) and devices.value is None:
+        del keywords["devices"]
     if gpus is not None and "devices" not in keywords:
         keywords["devices"] = pasta.parse(_devices_for(gpus)).body[0].value
         edits.add(
@@ -278,6 +313,9 @@ __all__ = [
     "is_listed",
     "from_listing",
     "modernize",
+    "MAP_KEYWORDS",
+    "passes_tf12_map_keywords",
+    "to_tf14_map",
     "STRATEGIES",
     "is_strategy",
     "to_v1_strategy",

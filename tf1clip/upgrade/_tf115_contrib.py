@@ -1285,10 +1285,58 @@ tf.contrib.distributions.python.ops.wishart
     WishartFull class
 tf.contrib.eager
     ASYNC int
+    Checkpoint class tf.train.Checkpoint tf.compat.v1.train.Checkpoint
+    Checkpointable class
     DEVICE_PLACEMENT_EXPLICIT int
     DEVICE_PLACEMENT_SILENT int
     DEVICE_PLACEMENT_WARN int
+    EagerVariableStore class
+    ExecutionCallback class
+    GradientTape class tf.GradientTape tf.compat.v1.GradientTape
+    Iterator class
+    Network class
     SYNC int
+    Saver class
+    Sequential class
+    TensorSpec class tf.TensorSpec tf.compat.v1.TensorSpec
+    Variable class
+    add_execution_callback function
+    async_clear_error function
+    async_wait function
+    clear_execution_callbacks function
+    connect_to_remote_host function tf.config.experimental_connect_to_host tf.compat.v1.config.experimental_connect_to_host
+    custom_gradient function tf.custom_gradient tf.compat.v1.custom_gradient
+    defun function
+    enable_eager_execution function tf.enable_eager_execution tf.compat.v1.enable_eager_execution
+    enable_remote_eager_execution function
+    errstate function
+    executing_eagerly function tf.executing_eagerly tf.compat.v1.executing_eagerly
+    execution_mode function
+    function function tf.function tf.compat.v1.function
+    get_optimizer_variables function
+    gradients_function function
+    implicit_gradients function
+    implicit_value_and_gradients function
+    in_eager_mode function tf.executing_eagerly tf.compat.v1.executing_eagerly
+    inf_callback function
+    inf_nan_callback function
+    list_devices function tf.config.experimental_list_devices tf.compat.v1.config.experimental_list_devices
+    make_template function
+    metrics module
+    nan_callback function
+    num_gpus function
+    py_func function tf.py_function tf.compat.v1.py_function
+    restore_network_checkpoint function
+    restore_variables_on_create function
+    run function
+    run_all_tests_in_graph_and_eager_modes function
+    run_test_in_graph_and_eager_modes function
+    save_network_checkpoint function
+    set_execution_mode function
+    set_server_def function
+    seterr function
+    value_and_gradients_function function
+tf.contrib.eager.metrics
 tf.contrib.eager.python
     datasets module
     metrics module
@@ -1298,7 +1346,6 @@ tf.contrib.eager.python
     tfe module
 tf.contrib.eager.python.datasets
     Iterator class
-tf.contrib.eager.python.metrics
 tf.contrib.eager.python.metrics_impl
     Accuracy class
     BinaryAccuracy class
@@ -4755,6 +4802,13 @@ tf.contrib.opt.python.training.weight_decay_optimizers
     extend_with_decoupled_weight_decay function
     tf_export function
 tf.contrib.optimizer_v2
+    AdadeltaOptimizer class
+    AdagradOptimizer class
+    AdamOptimizer class
+    GradientDescentOptimizer class
+    MomentumOptimizer class
+    OptimizerV2 class
+    RMSPropOptimizer class
 tf.contrib.optimizer_v2.adadelta
     AdadeltaOptimizer class
 tf.contrib.optimizer_v2.adagrad
@@ -7435,6 +7489,8 @@ tf.contrib.quantize.python.quantize_graph
     experimental_create_eval_graph function
     experimental_create_training_graph function
 tf.contrib.receptive_field
+    compute_receptive_field_from_graph_def function
+    get_compute_order function
 tf.contrib.receptive_field.python
     util module
 tf.contrib.receptive_field.python.util
@@ -7450,6 +7506,9 @@ tf.contrib.receptive_field.python.util.receptive_field
     ReceptiveField class
     compute_receptive_field_from_graph_def function
 tf.contrib.recurrent
+    Recurrent function
+    bidirectional_functional_rnn function
+    functional_rnn function
 tf.contrib.recurrent.python
     ops module
     recurrent_api module
@@ -8418,6 +8477,26 @@ tf.contrib.stateless
     stateless_random_uniform function tf.random.stateless_uniform tf.compat.v1.random.stateless_uniform
     stateless_truncated_normal function tf.random.stateless_truncated_normal tf.compat.v1.random.stateless_truncated_normal
 tf.contrib.summary
+    SummaryWriter class
+    all_summary_ops function tf.summary.all_v2_summary_ops tf.compat.v1.summary.all_v2_summary_ops
+    always_record_summaries function
+    audio function
+    create_db_writer function
+    create_file_writer function
+    create_summary_file_writer function
+    eval_dir function
+    flush function
+    generic function
+    graph function
+    histogram function
+    image function
+    import_event function
+    initialize function tf.summary.initialize tf.compat.v1.summary.initialize
+    never_record_summaries function
+    record_summaries_every_n_global_steps function
+    scalar function
+    should_record_summaries function
+    summary_writer_initializer_op function
 tf.contrib.tensor_forest
     client module
     data_ops module
@@ -9327,6 +9406,7 @@ tf.contrib.util.loader
 MODULE_PATHS = """\
 tf.contrib.bayesflow.python.ops.monte_carlo tf.contrib.bayesflow.monte_carlo
 tf.contrib.distributions.python.ops.bijectors tf.contrib.distributions.bijectors
+tf.contrib.eager.python.metrics tf.contrib.eager.metrics
 tf.contrib.eager.python.tfe tf.contrib.eager
 tf.contrib.grid_rnn.layers tf.contrib.layers
 tf.contrib.grid_rnn.rnn tf.contrib.rnn
