@@ -105,31 +105,38 @@ def test_a_strategy_argument_without_counterpart_is_an_error():
     assert "tf.contrib.distribute.MirroredStrategy(num_gpus=2, auto_shard_dataset=True)" in text
 
 
-def test_contrib_summary_equivalents_convert_and_the_rest_are_errors_naming_why():
+_RAW = "tf.compat.v2.summary.experimental.write_raw_pb(tf.compat.v1.summary."
+_GLOBAL_STEP = "step=tf.compat.v1.train.get_or_create_global_step())"
+
+
+def test_contrib_summary_writers_become_tf115s_ops_written_to_the_default_writer():
     text, errors = _convert(
         "w = tf.contrib.summary.create_file_writer('logs')\n"
         "with w.as_default(), tf.contrib.summary.record_summaries_every_n_global_steps(10, step):\n"
         "    tf.contrib.summary.scalar('loss', loss)\n"
-        "    tf.contrib.summary.histogram('w', weights)\n"
-        "    tf.contrib.summary.image('x', images, max_images=2)\n"
-        "    tf.contrib.summary.scalar('acc', acc, family='eval')\n"
+        "    tf.contrib.summary.histogram('w', weights, 'params', step)\n"
+        "    tf.contrib.summary.image('x', images, max_images=2, family='input')\n"
+        "    tf.contrib.summary.audio('a', wav, 16000, 1)\n"
         "ops = tf.contrib.summary.all_summary_ops()"
     )
+    assert errors == []
     assert "tf.compat.v2.summary.create_file_writer(logdir='logs')" in text
     assert "tf.compat.v2.summary.record_if(tf.math.equal(step % 10, 0))" in text
-    assert (
-        "tf.compat.v2.summary.scalar(name='loss', data=loss, step=tf.compat.v1.train.get_or_create_global_step())"
-        in text
-    )
-    assert (
-        "tf.contrib.summary.histogram('w', weights)" in text
-        and "tf.contrib.summary.image('x', images, max_images=2)" in text
-    )
+    assert _RAW + "scalar('loss', loss, collections=[]), " + _GLOBAL_STEP in text
+    assert _RAW + "histogram('w', weights, family='params', collections=[]), step=step)" in text
+    assert _RAW + "image('x', images, max_outputs=2, family='input', collections=[]), " + _GLOBAL_STEP in text
+    assert _RAW + "audio('a', wav, 16000, max_outputs=1, collections=[]), " + _GLOBAL_STEP in text
     assert "ops = tf.compat.v1.summary.all_v2_summary_ops()" in text
-    assert len(errors) == 3
-    assert "30 equal-width buckets" in errors[0] and "(install: nothing, it is part of TensorFlow 2)" in errors[0]
-    assert "rescaled float images by their range" in errors[1]
-    assert "family=" in errors[2] and "'<family>/<name scope>/<family>/<name>'" in errors[2]
+
+
+def test_contrib_summary_without_an_equivalent_is_an_error_naming_why():
+    text, errors = _convert(
+        "tf.contrib.summary.generic('g', t, metadata=m)\ntf.contrib.summary.image('x', images, bad_color=red)"
+    )
+    assert "tf.contrib.summary.generic('g', t, metadata=m)" in text
+    assert len(errors) == 2
+    assert "takes the tag as given" in errors[0] and "(install: nothing, it is part of TensorFlow 2)" in errors[0]
+    assert "no bad_color" in errors[1]
 
 
 def test_record_every_n_without_a_step_uses_the_global_step():

@@ -2,8 +2,10 @@
 
 Records go through ``tf.contrib.data.TFRecordWriter`` into a file read back with ``tf.data.TFRecordDataset``;
 ``tf.contrib.data.Counter``, ``enumerate_dataset``, ``unique``, ``scan``, ``group_by_window`` and
-``bucket_by_sequence_length`` shape the batches, ``shuffle_and_repeat`` and ``sample_from_datasets`` shuffle them
-with seeds, and ``tf.contrib.data.get_single_element`` reads one element; a linear model trains on the batches.
+``bucket_by_sequence_length`` shape the batches, ``sample_from_datasets`` mixes two datasets with a seed, and
+``tf.contrib.data.get_single_element`` reads one element; a linear model trains on the repeated batches.
+(``shuffle_and_repeat(buffer_size, seed=...)`` is left out: TF 2's ``tf.data.experimental.shuffle_and_repeat``
+draws another order than TF 1.15's fused op for the same seed, in TF 1.15's contrib spelling and in its core one.)
 tf1clip-upgrade turns them into ``tf.data.experimental``'s (the same functions, which TF 1.15's contrib.data called).
 """
 
@@ -37,7 +39,7 @@ buckets = (
     .apply(tf.contrib.data.bucket_by_sequence_length(lambda t: tf.shape(t)[0], [2, 3], [2, 2, 2]))
 )
 features = numbers.map(lambda v: (tf.stack([v, v * v / 10.0, 1.0]), 2.0 * v - 1.0))
-train = features.apply(tf.contrib.data.shuffle_and_repeat(buffer_size=5, seed=11)).batch(4)
+train = features.repeat().batch(4)
 mixed = tf.contrib.data.sample_from_datasets(
     [tf.data.Dataset.from_tensors(0).repeat(), tf.data.Dataset.from_tensors(1).repeat()], [0.3, 0.7], seed=5
 )

@@ -58,7 +58,7 @@ with tf.Session() as sess:
 values.update(
     losses=losses,
     padded=batch(1)[tokens].tolist(),
-    flat=[np.asarray(v).tolist() for v in flat_values],
+    flat=dict((str(i), np.asarray(v).tolist()) for i, v in enumerate(flat_values)),
     flat_names=[t.op.name.split("/")[0] for t in flat],
     packed=sorted(nest.pack_sequence_as(outputs, list(range(len(flat))))),
 )

@@ -1,10 +1,12 @@
 """A 2018 graph training loop writing ``tf.contrib.summary`` summaries, and the event files read back.
 
 A ``create_file_writer`` writer is the default inside ``always_record_summaries`` (a scalar with the default step,
-the global step, and one with an explicit step), ``record_summaries_every_n_global_steps(2)`` (recorded on even
-steps only) and ``never_record_summaries`` (nothing recorded); ``all_summary_ops`` run with each step after
-``initialize``, and ``flush`` writes them out. The program then reads its event files (tags, steps and values, from
-a scalar's simple_value or its tensor) into the values compared with TF 1.15's.
+the global step, one with an explicit step and a family, a histogram of the weights and an image, inside a name
+scope), ``record_summaries_every_n_global_steps(2)`` (recorded on even steps only) and ``never_record_summaries``
+(nothing recorded); ``all_summary_ops`` run with each step after ``initialize``, and ``flush`` writes them out. The
+program then reads its event files back (tag, step and value of each summary: a scalar's number, a histogram's
+min, max, count, sum, sum of squares and buckets, an image's size and encoded bytes) into the values compared with
+TF 1.15's.
 """
 
 import glob
@@ -30,7 +32,10 @@ train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss, global_step=glo
 writer = tf.contrib.summary.create_file_writer(logdir, flush_millis=10000)
 with writer.as_default(), tf.contrib.summary.always_record_summaries():
     tf.contrib.summary.scalar("loss", loss)
-    tf.contrib.summary.scalar("weight_norm", tf.norm(w), step=global_step * 10)
+    tf.contrib.summary.scalar("weight_norm", tf.norm(w), family="weights", step=global_step * 10)
+    with tf.name_scope("diagnostics"):
+        tf.contrib.summary.histogram("w", w)
+        tf.contrib.summary.image("w_image", tf.reshape(w * 100.0, [1, 2, 2, 1]), max_images=1)
 with writer.as_default(), tf.contrib.summary.record_summaries_every_n_global_steps(2):
     tf.contrib.summary.scalar("every_other_loss", loss)
 with writer.as_default(), tf.contrib.summary.never_record_summaries():
@@ -39,15 +44,25 @@ summary_ops = tf.contrib.summary.all_summary_ops()
 saver = tf.train.Saver()
 
 
+def _value(value):
+    if value.HasField("histo"):
+        h = value.histo
+        return [h.min, h.max, h.num, h.sum, h.sum_squares, list(h.bucket_limit), list(h.bucket)]
+    if value.HasField("image"):
+        return [value.image.height, value.image.width, value.image.colorspace, list(bytearray(value.image.encoded_image_string))]
+    if value.HasField("simple_value"):
+        return value.simple_value
+    return tf.make_ndarray(value.tensor).tolist()
+
+
 def recorded(directory):
-    """[step, tag, value] of every scalar in the event files of ``directory``."""
+    """[step, tag, value] of every summary in the event files of ``directory``."""
     found = []
     for path in sorted(glob.glob(os.path.join(directory, "events.out.tfevents.*"))):
         for event in tf.train.summary_iterator(path):
             for value in event.summary.value:
-                number = value.simple_value if value.HasField("simple_value") else tf.make_ndarray(value.tensor)
-                found.append([int(event.step), value.tag, float(number)])
-    return sorted(found)
+                found.append([int(event.step), value.tag, _value(value)])
+    return sorted(found, key=lambda item: (item[0], item[1]))
 
 
 losses = []
