@@ -148,6 +148,18 @@ def test_an_undone_correction_no_longer_counts_and_install_brings_it_back():
 FRAME_ATTRIBUTES = {"f_locals", "f_back", "f_globals", "_getframe", "currentframe", "stack", "trace"}
 
 
+def _reads_frames(node):
+    """Whether ``node`` is ``x.f_locals`` (``f_back``, ``f_globals``, ``sys._getframe``, ``inspect.stack`` ...), a bare
+    ``_getframe`` / ``currentframe`` or its import by name, or such a name as a string (``getattr(f, "f_locals")``)."""
+    if isinstance(node, ast.Attribute) and node.attr in FRAME_ATTRIBUTES:
+        if node.attr not in ("stack", "trace", "currentframe"):
+            return True
+        return isinstance(node.value, ast.Name) and node.value.id == "inspect"
+    if isinstance(node, (ast.Name, ast.alias)):
+        return (node.id if isinstance(node, ast.Name) else node.name) in ("_getframe", "currentframe")
+    return isinstance(node, ast.Constant) and node.value in ("f_locals", "f_back", "f_globals", "_getframe")
+
+
 def _frame_readers(path, module):
     """The functions (``module.outer.inner``) of the source ``path`` that use a frame attribute or function."""
     with open(path) as f:
@@ -160,10 +172,8 @@ def _frame_readers(path, module):
     def visit(node, scope):
         for child in ast.iter_child_nodes(node):
             inner = scope + [child.name] if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)) else scope
-            if isinstance(child, ast.Attribute) and child.attr in FRAME_ATTRIBUTES:
-                is_inspect = child.attr in ("stack", "trace", "currentframe")
-                if not is_inspect or (isinstance(child.value, ast.Name) and child.value.id == "inspect"):
-                    found.add(".".join([module] + scope))
+            if _reads_frames(child):
+                found.add(".".join([module] + scope))
             visit(child, inner)
 
     visit(tree, [])
@@ -196,7 +206,23 @@ def test_an_unregistered_frame_read_is_reported(tmp_path):
         "import sys\n\ndef caller_frame(d):\n    return sys._getframe(d)\n\n"
         "def peek():\n    def inner(frame):\n        return frame.f_back.f_locals['x']\n    return inner\n"
     )
-    assert unregistered_frame_readers(str(tmp_path), ALL_FRAMES) == ["tf1clip.compat._tf.peek.inner"]
+    (tmp_path / "tf1clip" / "m.py").write_text(
+        "from sys import _getframe as frame\nimport inspect\n\n"
+        "def a(f):\n    return getattr(f, 'f_locals')\n\ndef b():\n    return inspect.stack()\n"
+        "\ndef c(stack):\n    return stack.trace\n"
+    )
+    assert unregistered_frame_readers(str(tmp_path), ALL_FRAMES) == [
+        "tf1clip.compat._tf.peek.inner",
+        "tf1clip.m",
+        "tf1clip.m.a",
+        "tf1clip.m.b",
+    ]
+
+
+@functools.lru_cache(maxsize=None)
+def _parsed(path):
+    with open(path) as f:
+        return ast.parse(f.read(), path)
 
 
 def _source_function(dotted):
@@ -209,8 +235,7 @@ def _source_function(dotted):
             return None
         path = os.path.join(list(spec.submodule_search_locations)[0], *parts[1:k]) + ".py"
         if os.path.isfile(path):
-            with open(path) as f:
-                node = ast.parse(f.read(), path)
+            node = _parsed(path)
             for name in parts[k:]:
                 node = next((n for n in ast.iter_child_nodes(node) if getattr(n, "name", None) == name), None)
                 if node is None:
