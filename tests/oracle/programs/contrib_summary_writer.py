@@ -49,7 +49,12 @@ def _value(value):
         h = value.histo
         return [h.min, h.max, h.num, h.sum, h.sum_squares, list(h.bucket_limit), list(h.bucket)]
     if value.HasField("image"):
-        return [value.image.height, value.image.width, value.image.colorspace, list(bytearray(value.image.encoded_image_string))]
+        return [
+            value.image.height,
+            value.image.width,
+            value.image.colorspace,
+            list(bytearray(value.image.encoded_image_string)),
+        ]
     if value.HasField("simple_value"):
         return value.simple_value
     return tf.make_ndarray(value.tensor).tolist()
