@@ -79,7 +79,8 @@ with tf.Session() as sess:
         saver.restore(sess, tf.train.latest_checkpoint(ckpt_dir))
     for step in range(*oracle_io.step_range(mode, STEPS)):
         bx, by = oracle_io.batch(step)
-        loss_value, _, _ = sess.run([loss, summary_ops, train_op], {x: bx, y: by})
+        sess.run(summary_ops, {x: bx, y: by})  # before the step: a summary reading the global step races the update
+        loss_value, _ = sess.run([loss, train_op], {x: bx, y: by})
         losses.append(float(loss_value))
     sess.run(tf.contrib.summary.flush(writer))
     if mode == "save":
