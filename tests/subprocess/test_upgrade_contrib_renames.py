@@ -120,7 +120,7 @@ ERROR_SUCCESSORS = {
     "tf.contrib.framework.init_from_checkpoint": "tf.compat.v1.train.init_from_checkpoint",
     "tf.contrib.estimator.replicate_model_fn": "tf.distribute.MirroredStrategy",
     "tf.contrib.estimator.TowerOptimizer": "tf.distribute.MirroredStrategy",
-    "tf.contrib.distribute.MirroredStrategy": "tf.distribute",
+    "tf.contrib.distribute.CollectiveAllReduceStrategy": "tf.distribute",
     "tf.contrib.deprecated.scalar_summary": "tf.compat.v1.summary.scalar",
     "tf.contrib.deprecated.histogram_summary": "tf.compat.v1.summary.histogram",
 }
