@@ -180,8 +180,25 @@ def _modern_chain(aliases, name):
     return root + modern[len(base) :]
 
 
+_HISTORICAL_PARTS = frozenset(path.rpartition(".")[2] for path in _contrib_names.HISTORICAL_MODULES)
+
+
+def _spells_historical(tree):
+    """Whether ``tree`` names a last part of a TF 1.0-1.4 module path anywhere (else nothing is respelled)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in _HISTORICAL_PARTS:
+            return True
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            spelled = [a.name for a in node.names] + ([node.module] if getattr(node, "module", None) else [])
+            if any(part in _HISTORICAL_PARTS for name in spelled for part in name.split(".")):
+                return True
+    return False
+
+
 def modernize(edits, tree):
     """Respells TF 1.0-1.4 contrib module paths (imports and dotted names) as their TF 1.15 modules, in place."""
+    if not _spells_historical(tree):
+        return
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             _modernize_import(edits, node)
