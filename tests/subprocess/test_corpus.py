@@ -24,12 +24,14 @@ ERROR lines by module) for an existing tf1clip-upgrade report.
 import ast
 import collections
 import importlib.util
+import io
 import json
 import math
 import os
 import re
 import subprocess
 import sys
+import tokenize
 
 import pytest
 
@@ -364,3 +366,21 @@ def _print_measurement(report_path):
 
 if __name__ == "__main__":
     _print_measurement(sys.argv[1])
+
+
+def test_no_file_the_report_calls_clean_still_names_tf_contrib(upgraded):
+    """A converted file with no ERROR in the report names no ``tf.contrib`` in its code (comments and strings
+    aside): every contrib use left behind is reported."""
+    out, _, report = upgraded
+    with_errors = set(error_lines(report))
+    left = []
+    for program in corpus_programs():
+        if program in with_errors:
+            continue
+        with open(os.path.join(str(out), program), encoding="utf-8") as f:
+            tokens = tokenize.generate_tokens(io.StringIO(f.read()).readline)
+            code = " ".join(t.string for t in tokens if t.type not in (tokenize.COMMENT, tokenize.STRING))
+        if re.search(r"\b(tf|tensorflow) \. contrib\b|\bcontrib \.", code.replace("tf1clip . contrib", "")):
+            left.append(program)
+    assert left == []
+    assert len(with_errors) < len(corpus_programs())
