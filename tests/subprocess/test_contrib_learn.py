@@ -1,30 +1,12 @@
-"""tf1clip.contrib.learn: the Estimator/Experiment cases (tests/subprocess/_contrib_learn_cases.py) in a fresh interpreter, the
-datasets helpers, and tf1clip-upgrade's conversion of tf.contrib.learn in its spellings."""
-
-import os
+"""tf1clip.contrib.learn: the datasets helpers, and tf1clip-upgrade's conversion of tf.contrib.learn in its spellings
+(the Estimator/Experiment tests: tests/keras2/test_contrib_learn_estimator.py)."""
 
 import numpy as np
 import pytest
 
-from helpers import case_names
-from helpers import report_case
-from helpers import run_cases
 from helpers import upgrade
 from helpers import upgrade_issues
 from tf1clip.contrib.learn.datasets import base
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-CASES = os.path.join(ROOT, "tests", "subprocess", "_contrib_learn_cases.py")
-
-
-@pytest.fixture(scope="module")
-def results(tmp_path_factory):
-    return run_cases(CASES, str(tmp_path_factory.mktemp("learn") / "cases.xml"))
-
-
-@pytest.mark.parametrize("case", case_names(CASES))
-def test_learn_case(results, case):
-    report_case(results, case)
 
 
 def test_load_csv_with_and_without_header(tmp_path):

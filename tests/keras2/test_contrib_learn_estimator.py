@@ -1,5 +1,5 @@
-"""tf1clip.contrib.learn's Estimator, RunConfig, Experiment and learn_runner: the cases tests/subprocess/test_contrib_learn.py
-runs in a fresh interpreter (they import tf1clip.estimator). Numbers against TF 1.15.5
+"""tf1clip.contrib.learn's Estimator, RunConfig, Experiment and learn_runner in TF 1 mode (they need
+tf1clip.estimator, which the companion process imports). Numbers against TF 1.15.5
 (tests/data/tf115_learn/estimator_refs.json, recorded by make_estimator_refs.py) and hand-derived values.
 """
 
@@ -24,8 +24,6 @@ except ImportError as err:
     MISSING = "tf1clip.estimator is not available with TensorFlow %s: %s" % (tf.__version__, err)
 
 v1 = tf.compat.v1
-v1.disable_v2_behavior()
-v1.logging.set_verbosity(v1.logging.ERROR)
 
 DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "tf115_learn")
 with open(os.path.join(DATA, "estimator_refs.json")) as _f:
