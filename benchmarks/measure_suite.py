@@ -16,6 +16,7 @@ import datetime
 import json
 import os
 import re
+import resource
 import subprocess
 import sys
 import time
@@ -71,6 +72,11 @@ def _load_average():
         return float(f.read().split()[0])
 
 
+def _children_cpu():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def _commit():
     out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
     return out.stdout.strip()
@@ -79,9 +85,9 @@ def _commit():
 def measure(kind):
     """Runs ``kind``'s command once; returns its record."""
     command = COMMANDS[kind]
-    before, start = _load_average(), time.time()
+    before, start, cpu = _load_average(), time.time(), _children_cpu()
     proc = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
-    seconds, after = time.time() - start, _load_average()
+    seconds, after, cpu = time.time() - start, _load_average(), _children_cpu() - cpu
     output = proc.stdout + proc.stderr
     record = {
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d"),
@@ -91,9 +97,12 @@ def measure(kind):
         "load_after": after,
         "command": " ".join(command[1:] if command[0] == sys.executable else command),
         "seconds": round(seconds, 1),
+        "cpu_seconds": round(cpu, 1),  # of every process it started: what the load cannot inflate much
         "status": proc.returncode,
     }
     record.update(counts(output))
+    if kind == "ci":
+        record["counted"] = "all four environments"
     companion = re.search(r"companion process \(TF 1 mode\): (\d+) tests, ([\d.]+) s", output)
     if companion:
         record["companion_tests"], record["companion_seconds"] = int(companion.group(1)), float(companion.group(2))

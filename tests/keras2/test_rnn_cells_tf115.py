@@ -13,7 +13,7 @@ import types
 import numpy as np
 import pytest
 import tensorflow as tf
-from helpers import load_cases
+from helpers import assert_matches_recorded, load_cases
 
 from tf1clip.contrib import cudnn_rnn, legacy_seq2seq, rnn
 
@@ -53,14 +53,7 @@ def test_quick_cases_are_recorded_cases():
 def test_matches_tf115(name):
     M = types.SimpleNamespace(rnn=rnn, seq2seq=legacy_seq2seq, cudnn=cudnn_rnn)
     got = cases.run_case(tf, M, name, os.path.join(DATA, "ckpt", name), save=False)
-    ref = REFS["cases"][name]
-    assert got["variables"] == ref["variables"]
-    assert sorted(got["outputs"]) == sorted(ref["outputs"])
-    for key, value in ref["outputs"].items():
-        np.testing.assert_allclose(got["outputs"][key], value, rtol=1e-5, atol=1e-6, err_msg="output " + key)
-    assert sorted(got["grads"]) == sorted(ref["grads"])
-    for key, value in ref["grads"].items():
-        np.testing.assert_allclose(got["grads"][key], value, rtol=1e-5, atol=1e-6, err_msg="gradient " + key)
+    assert_matches_recorded(got, REFS["cases"][name])
 
 
 def _sigmoid(x):

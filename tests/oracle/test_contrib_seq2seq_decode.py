@@ -28,6 +28,7 @@ DATA = os.path.join(os.path.dirname(HERE), "data", "tf115_seq2seq_decode")
 sys.path.insert(0, DATA)
 
 import cases  # noqa: E402
+from helpers import assert_matches_recorded  # noqa: E402
 
 with open(os.path.join(DATA, "refs.json")) as _f:
     REFS = json.load(_f)
@@ -54,17 +55,6 @@ def actual_v2(tmp_path_factory):
         return json.load(f)
 
 
-def _assert_case(got, ref):
-    assert "error" not in got, got.get("error")
-    assert got["variables"] == ref["variables"]
-    assert sorted(got["outputs"]) == sorted(ref["outputs"])
-    for key, value in ref["outputs"].items():
-        np.testing.assert_allclose(got["outputs"][key], value, rtol=1e-5, atol=1e-6, err_msg="output " + key)
-    assert sorted(got["grads"]) == sorted(ref["grads"])
-    for key, value in ref["grads"].items():
-        np.testing.assert_allclose(got["grads"][key], value, rtol=1e-5, atol=1e-6, err_msg="gradient " + key)
-
-
 def test_refs_cover_every_case():
     assert REFS["tensorflow"].startswith("1.15")
     assert sorted(REFS["cases"]) == sorted(cases.CASES)
@@ -72,7 +62,7 @@ def test_refs_cover_every_case():
 
 @pytest.mark.parametrize("name", [c for c in cases.CASES if c not in RANDOM_IN_LOOP])
 def test_matches_tf115_with_control_flow_v2(actual_v2, name):
-    _assert_case(actual_v2["cases"][name], REFS["cases"][name])
+    assert_matches_recorded(actual_v2["cases"][name], REFS["cases"][name])
 
 
 def _numpy_gather_tree(step_ids, parent_ids, max_sequence_lengths, end_token):
