@@ -59,12 +59,14 @@ def counts(text):
 
 
 def describe(record):
-    """A record in words: ``"1,420 passed and 3 skipped in 3 min 5 s (load 1.1-2.0, 2026-12-02)"``."""
+    """A record in words: ``"1,420 passed, 3 failed and 6 skipped in 3 min 5 s (5 min 2 s of CPU, load 1.1-2.0,
+    2026-12-02)"``."""
     parts = ["{:,} {}".format(record[kind], kind) for kind in ("passed", "failed", "skipped") if record.get(kind)]
-    text = " and ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1] if parts else "ran"
+    text = ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1] if parts else "ran"
     loads = sorted(record[key] for key in ("load_before", "load_after") if record.get(key) is not None)
     load = "load %.1f-%.1f, " % (loads[0], loads[-1]) if loads else ""
-    return "%s in %s (%s%s)" % (text, minutes(record["seconds"]), load, record["date"])
+    cpu = "%s of CPU, " % minutes(record["cpu_seconds"]) if record.get("cpu_seconds") else ""
+    return "%s in %s (%s%s%s)" % (text, minutes(record["seconds"]), cpu, load, record["date"])
 
 
 def _load_average():
@@ -85,13 +87,14 @@ def _commit():
 def measure(kind):
     """Runs ``kind``'s command once; returns its record."""
     command = COMMANDS[kind]
+    commit = _commit()
     before, start, cpu = _load_average(), time.time(), _children_cpu()
     proc = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
     seconds, after, cpu = time.time() - start, _load_average(), _children_cpu() - cpu
     output = proc.stdout + proc.stderr
     record = {
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d"),
-        "commit": _commit(),
+        "commit": commit,
         "cores": os.cpu_count(),
         "load_before": before,
         "load_after": after,
@@ -101,6 +104,9 @@ def measure(kind):
         "status": proc.returncode,
     }
     record.update(counts(output))
+    failures = re.findall(r"^(?:FAILED|ERROR) (\S+)", output, re.M)
+    if failures:
+        record["failures"] = failures
     if kind == "ci":
         record["counted"] = "all four environments"
     companion = re.search(r"companion process \(TF 1 mode\): (\d+) tests, ([\d.]+) s", output)
