@@ -378,6 +378,72 @@ _LEARN_ROWS += (
     ),
 )
 
+_CANNED_DIFF = (
+    "As TF 1.15 (variables, slots and checkpoint keys, default optimizers and learning rates, TF 1.15's metrics); "
+    "of the contrib feature columns only real_valued_column is re-created (tf.feature_column's columns are taken "
+    "too), the SDCA optimizer and joint weights are not (ValueError)."
+)
+_CANNED = (
+    ("dnn", ("DNNClassifier", "DNNEstimator", "DNNRegressor")),
+    ("linear", ("LinearClassifier", "LinearEstimator", "LinearRegressor")),
+    (
+        "dnn_linear_combined",
+        ("DNNLinearCombinedClassifier", "DNNLinearCombinedEstimator", "DNNLinearCombinedRegressor"),
+    ),
+)
+_HEADS = (
+    "Head",
+    "binary_svm_head",
+    "multi_class_head",
+    "no_op_train_fn",
+    "poisson_regression_head",
+    "regression_head",
+)
+
+
+def _canned_rows():
+    """Per canned-estimator module: its names on tf1clip.contrib.learn, the module there, and the module's names."""
+    flags = {"extra": "estimator", "keras2": True, "graph": True}
+    rows = []
+    for module, names in _CANNED + (("head", _HEADS),):
+        impl = _L + "." + module
+        differences = _CANNED_DIFF if module != "head" else ""
+        rows.append(Row(_L, impl, names, _LEARN_PATHS, differences=differences, **flags))
+        rows.append(Row(_L, impl, (module,), _LEARN_PATHS[1:], **flags))
+        rows.append(Row(impl, impl, names, (_LP + ".estimators." + module,), differences=differences, **flags))
+    infer = ("infer_real_valued_columns_from_input", "infer_real_valued_columns_from_input_fn")
+    rows.append(Row(_L, _L + ".estimator", infer, _LEARN_PATHS, **flags))
+    rows.append(Row(_L + ".estimator", _L + ".estimator", infer, (_LP + ".estimators.estimator",), **flags))
+    return tuple(rows)
+
+
+_LEARN_ROWS += _canned_rows()
+
+_FC = "tf.contrib.layers.python.layers."
+_LAYERS_FC_ROWS = (
+    Row(
+        _C + ".layers",
+        _C + ".layers.feature_column",
+        ("real_valued_column",),
+        ("tf.contrib.layers", _FC + "feature_column"),
+        differences="The only contrib feature column re-created; the others are tf.feature_column's "
+        "(categorical_column_with_hash_bucket, embedding_column, bucketized_column, crossed_column ...).",
+    ),
+    Row(
+        _C + ".layers",
+        _C + ".layers.feature_column_ops",
+        (
+            "check_feature_columns",
+            "infer_real_valued_columns",
+            "input_from_feature_columns",
+            "weighted_sum_from_feature_columns",
+        ),
+        ("tf.contrib.layers", _FC + "feature_column_ops"),
+        graph=True,
+        differences="For real_valued_column columns (NotImplementedError for another contrib column).",
+    ),
+)
+
 
 ROWS: Tuple[Row, ...] = (
     _submodules(
@@ -877,6 +943,7 @@ ROWS: Tuple[Row, ...] = (
     )
     + _seq2seq_rows()
     + _LEARN_ROWS
+    + _LAYERS_FC_ROWS
 )
 
 ROUTES: Tuple[Route, ...] = tuple(

@@ -517,7 +517,31 @@ class SKCompat:
         return self
 
     def score(self, x, y, batch_size=128, steps=None, metrics=None, name=None) -> Dict[str, Any]:
-        return self._estimator.evaluate(x=x, y=y, batch_size=batch_size, steps=steps, metrics=metrics, name=name)
+        """``Estimator.evaluate`` (a canned regressor's own ``evaluate``, which maps metrics to its scores, is not
+        used, as in TF 1.15)."""
+        return Estimator.evaluate(
+            self._estimator, x=x, y=y, batch_size=batch_size, steps=steps, metrics=metrics, name=name
+        )
 
     def predict(self, x, batch_size=128, outputs=None) -> Any:
-        return self._estimator.predict(x=x, batch_size=batch_size, outputs=outputs, as_iterable=False)
+        """Every prediction (a dict of arrays for dict predictions), as ``Estimator.predict`` gives them: a canned
+        estimator's ``predict`` (classes, scores) is not used, as in TF 1.15."""
+        return Estimator.predict(self._estimator, x=x, batch_size=batch_size, outputs=outputs, as_iterable=False)
+
+
+def infer_real_valued_columns_from_input_fn(input_fn: Callable[[], Any]) -> List[Any]:
+    """A ``tf.contrib.layers.real_valued_column`` per feature ``input_fn()`` returns (built in a scratch graph):
+    its name (``""`` for a lone tensor), dtype and flattened size."""
+    from tf1clip.contrib.layers import feature_column_ops
+
+    with tf.Graph().as_default():
+        features, _ = input_fn()
+        return feature_column_ops.infer_real_valued_columns(features)
+
+
+def infer_real_valued_columns_from_input(x: Any) -> List[Any]:
+    """The ``real_valued_column`` objects of the NumPy input ``x`` (an array or a dict of them), as ``fit(x=x)``
+    feeds it: one column ``""`` of ``x``'s dtype and row size for an array."""
+    _verify_input_args(x, None, None, None, None)
+    feeder = _DataFeeder(x, None, None, shuffle=True, epochs=None)
+    return infer_real_valued_columns_from_input_fn(feeder.input_fn)
