@@ -330,11 +330,48 @@ _LEARN_ROWS += (
     Row(_L + ".datasets", _L + ".datasets.base", _DATASETS, ("tf.contrib.learn.datasets", _LP + ".datasets")),
 )
 _LEARN_ROWS += _submodules(_L + ".datasets", "base", tf_paths=("tf.contrib.learn.datasets", _LP + ".datasets"))
+_DATASET_PATHS = ("tf.contrib.learn.datasets", _LP + ".datasets")
+_MNIST = (
+    "DEFAULT_SOURCE_URL",
+    "DataSet",
+    "dense_to_one_hot",
+    "extract_images",
+    "extract_labels",
+    "load_mnist",
+    "read_data_sets",
+)
+_LEARN_ROWS += (
+    Row(_L + ".datasets", _L + ".datasets.base", ("load_boston", "load_iris"), _DATASET_PATHS),
+    Row(_L + ".datasets", _L + ".datasets", ("DATASETS", "SYNTHETIC", "load_dataset", "make_dataset"), _DATASET_PATHS),
+)
+_LEARN_ROWS += _submodules(_L + ".datasets", "mnist", "synthetic", "text_datasets", tf_paths=_DATASET_PATHS)
+_LEARN_ROWS += (
+    Row(
+        _L + ".datasets.mnist",
+        _L + ".datasets.mnist",
+        _MNIST,
+        ("tf.contrib.learn.datasets.mnist", _LP + ".datasets.mnist"),
+        differences="tensorflow.examples.tutorials.mnist.input_data's re-creation: a missing file is downloaded "
+        "only where the network allows, else an OSError names the file to put in train_dir.",
+    ),
+    Row(
+        _L + ".datasets.synthetic",
+        _L + ".datasets.synthetic",
+        ("circles", "spirals"),
+        ("tf.contrib.learn.datasets.synthetic", _LP + ".datasets.synthetic"),
+    ),
+    Row(
+        _L + ".datasets.text_datasets",
+        _L + ".datasets.text_datasets",
+        ("DBPEDIA_URL", "load_dbpedia", "maybe_download_dbpedia"),
+        ("tf.contrib.learn.datasets.text_datasets", _LP + ".datasets.text_datasets"),
+    ),
+)
 _LEARN_ROWS += (
     Row(
         _L + ".datasets.base",
         _L + ".datasets.base",
-        _DATASETS,
+        _DATASETS + ("load_boston", "load_iris", "maybe_download", "retry", "urlretrieve_with_retry"),
         ("tf.contrib.learn.datasets.base", _LP + ".datasets.base"),
     ),
     Row(
@@ -418,6 +455,37 @@ def _canned_rows():
 
 
 _LEARN_ROWS += _canned_rows()
+_MONITORS = (
+    "BaseMonitor",
+    "CaptureVariable",
+    "CheckpointSaver",
+    "EveryN",
+    "GraphDump",
+    "LoggingTrainable",
+    "NanLoss",
+    "NanLossDuringTrainingError",
+    "PrintTensor",
+    "RunHookAdapterForMonitors",
+    "StepCounter",
+    "StopAtStep",
+    "SummarySaver",
+    "ValidationMonitor",
+    "get_default_monitors",
+    "replace_monitors_with_hooks",
+)
+_LEARN_ROWS += _submodules(_L, "monitors", tf_paths=_LEARN_PATHS[:2])
+_LEARN_ROWS += (
+    Row(_L, _L + ".monitors", ("NanLossDuringTrainingError",), _LEARN_PATHS[:2]),
+    Row(
+        _L + ".monitors",
+        _L + ".monitors",
+        _MONITORS,
+        ("tf.contrib.learn.monitors", _LP + ".monitors"),
+        graph=True,
+        differences="Run by Estimator.fit through RunHookAdapterForMonitors as in TF 1.15; ExportMonitor (TF 1.15's "
+        "deprecated Estimator.export) is not re-created.",
+    ),
+)
 
 _FC = "tf.contrib.layers.python.layers."
 _LAYERS_FC_ROWS = (

@@ -164,10 +164,13 @@ def real_valued_column(column_name, dimension=1, default_value=None, dtype=tf.fl
       ValueError: ``dimension`` < 1, ``dtype`` is neither integer nor floating, or the length of a list
         ``default_value`` is not ``dimension``.
     """
-    if dimension is None or not isinstance(dimension, int):
+    if dimension is None:
         raise TypeError(
-            "dimension must be an integer. dimension: {}, column_name: {}".format(dimension, column_name)
+            "dimension must be an integer. Use the _real_valued_var_len_column for variable length features."
+            "dimension: {}, column_name: {}".format(dimension, column_name)
         )
+    if not isinstance(dimension, int):
+        raise TypeError("dimension must be an integer. dimension: {}, column_name: {}".format(dimension, column_name))
     if dimension < 1:
         raise ValueError("dimension must be greater than 0. dimension: {}, column_name: {}".format(dimension, column_name))
     dtype = tf.as_dtype(dtype)

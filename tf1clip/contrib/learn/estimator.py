@@ -286,15 +286,18 @@ def _placeholders(signatures: Any) -> Any:
     return _v1.placeholder(dtype=signatures.dtype, shape=shape)
 
 
-def _hooks(monitors: Optional[list]) -> list:
-    hooks = list(monitors or [])
-    for hook in hooks:
-        if not isinstance(hook, _v1.train.SessionRunHook):
+def _hooks(monitors: Optional[list], estimator: Any) -> list:
+    """TF 1.15's ``replace_monitors_with_hooks``: the hooks, then one hook running the ``monitors.BaseMonitor``
+    objects (after the checkpoint saver, as TF 1.15's, so they see the checkpoint of the step just run)."""
+    from tf1clip.contrib.learn import monitors as monitor_lib
+
+    for monitor in monitors or []:
+        if not isinstance(monitor, (_v1.train.SessionRunHook, monitor_lib.BaseMonitor)):
             raise TypeError(
-                "monitors: tf1clip.contrib.learn takes tf.compat.v1.train.SessionRunHook objects (TF 1.15's "
-                "BaseMonitor classes are not re-created), got %s" % type(hook).__name__
+                "monitors: expected tf.compat.v1.train.SessionRunHook or tf.contrib.learn.monitors objects, got %s"
+                % type(monitor).__name__
             )
-    return hooks
+    return monitor_lib.replace_monitors_with_hooks(monitors, estimator)
 
 
 class Estimator(BaseEstimator):
@@ -402,7 +405,7 @@ class Estimator(BaseEstimator):
         if steps is not None and max_steps is not None:
             raise ValueError("Can not provide both steps and max_steps.")
         _verify_input_args(x, y, input_fn, None, batch_size)
-        hooks = _hooks(monitors)
+        hooks = _hooks(monitors, self)
         if x is not None:
             feeder = _DataFeeder(x, y, batch_size, shuffle=True, epochs=None)
             input_fn = feeder.input_fn

@@ -1,7 +1,6 @@
-"""The 2016-2017 tf.contrib.learn tutorials' canned estimators: the iris quickstart (load_csv_with_header, a
-real_valued_column, DNNClassifier.fit(x, y) / evaluate / predict), infer_real_valued_columns_from_input with a
-DNNRegressor behind SKCompat, tf.feature_column columns, a weighted binary LinearClassifier on an input_fn,
-LinearRegressor and the wide-and-deep DNNLinearCombinedClassifier/Regressor, all from RunConfig(tf_random_seed).
+"""The 2016-2017 tf.contrib.learn tutorials' DNN estimators: the iris quickstart (load_csv_with_header, a
+real_valued_column, DNNClassifier.fit(x, y) / evaluate / predict / predict_proba), infer_real_valued_columns_from_input
+with a DNNRegressor behind SKCompat, and a DNNClassifier on tf.feature_column columns, from RunConfig(tf_random_seed).
 
 Each estimator trains in its own model_dir under the checkpoint directory; a resumed run continues from it (the
 Estimator restores the newest checkpoint). Recorded: every checkpoint value, evaluate()'s metrics, predictions.
@@ -86,60 +85,7 @@ core.fit(x={"x": X}, y=(Y > 0).astype(np.int64), steps=steps, batch_size=10)
 values["core_dnn/eval"] = floats(core.evaluate(x={"x": X}, y=(Y > 0).astype(np.int64)))
 
 
-def weighted_input_fn():
-    features = {
-        "a": tf.constant(X[:, :2]),
-        "b": tf.constant(X[:, 2:]),
-        "w": tf.constant(np.linspace(0.5, 1.5, 30).astype(np.float32)),
-    }
-    return features, tf.constant((Y > 0).astype(np.int64).reshape(-1, 1))
-
-
-linear = tf.contrib.learn.LinearClassifier(
-    feature_columns=[
-        tf.contrib.layers.real_valued_column("a", dimension=2),
-        tf.contrib.layers.real_valued_column("b", dimension=2),
-    ],
-    weight_column_name="w",
-    model_dir=model_dir("linear"),
-)
-linear.fit(input_fn=weighted_input_fn, steps=steps)
-values["linear/eval"] = floats(linear.evaluate(input_fn=weighted_input_fn, steps=1))
-values["linear/proba"] = [p.tolist() for p in linear.predict_proba(input_fn=weighted_input_fn)][:5]
-
-linear_regressor = tf.contrib.learn.LinearRegressor(
-    feature_columns=columns, optimizer=tf.train.GradientDescentOptimizer(0.05), model_dir=model_dir("linear_r")
-)
-linear_regressor.fit(x=X, y=R, steps=steps, batch_size=6)
-values["linear_r/eval"] = floats(linear_regressor.evaluate(x=X, y=R))
-values["linear_r/scores"] = [float(s) for s in linear_regressor.predict(x=X[:4])]
-
-wide_deep = tf.contrib.learn.DNNLinearCombinedClassifier(
-    linear_feature_columns=feature_columns,
-    dnn_feature_columns=feature_columns,
-    dnn_hidden_units=[6, 3],
-    n_classes=3,
-    model_dir=model_dir("wide_deep"),
-    config=config(4),
-)
-wide_deep.fit(x=training_set.data, y=training_set.target, steps=steps, batch_size=8)
-values["wide_deep/eval"] = floats(wide_deep.evaluate(x=training_set.data, y=training_set.target))
-values["wide_deep/classes"] = wide_deep.predict(x=X[:6], as_iterable=False).tolist()
-
-wide_deep_r = tf.contrib.learn.DNNLinearCombinedRegressor(
-    linear_feature_columns=columns,
-    dnn_feature_columns=columns,
-    dnn_hidden_units=[3],
-    dnn_optimizer=tf.train.AdamOptimizer(0.01),
-    fix_global_step_increment_bug=True,
-    model_dir=model_dir("wide_deep_r"),
-    config=config(5),
-)
-wide_deep_r.fit(x=X, y=R, steps=steps, batch_size=10)
-values["wide_deep_r/eval"] = floats(wide_deep_r.evaluate(x=X, y=R))
-values["wide_deep_r/scores"] = [float(s) for s in wide_deep_r.predict_scores(x=X[:4])]
-
-for name in ("iris", "sk_dnn", "core_dnn", "linear", "linear_r", "wide_deep", "wide_deep_r"):
+for name in ("iris", "sk_dnn", "core_dnn"):
     for key, value in oracle_io.checkpoint_values(model_dir(name)).items():
         values[name + "/ckpt/" + key] = value
 if ckpt_dir is None:
