@@ -473,7 +473,28 @@ _MONITORS = (
     "get_default_monitors",
     "replace_monitors_with_hooks",
 )
-_LEARN_ROWS += _submodules(_L, "monitors", tf_paths=_LEARN_PATHS[:2])
+_LEARN_ROWS += _submodules(_L, "monitors", "ops", "models", tf_paths=_LEARN_PATHS[:2])
+_LEARN_OPS = (
+    ("embeddings_ops", ("categorical_variable", "embedding_lookup"), {}),
+    ("losses_ops", ("mean_squared_error_regressor", "softmax_classifier"), {}),
+    ("seq2seq_ops", ("rnn_decoder", "rnn_seq2seq", "seq2seq_inputs", "sequence_classifier"), {"keras2": True}),
+)
+for _module, _names, _flags in _LEARN_OPS:
+    _LEARN_ROWS += (
+        Row(_L + ".ops", _L + ".ops." + _module, _names, ("tf.contrib.learn.ops", _LP + ".ops"), graph=True, **_flags),
+        Row(_L + ".ops", _L + ".ops." + _module, (_module,), (_LP + ".ops",), **_flags),
+        Row(_L + ".ops." + _module, _L + ".ops." + _module, _names, (_LP + ".ops." + _module,), graph=True, **_flags),
+    )
+_LEARN_ROWS += (
+    Row(
+        _L + ".models",
+        _L + ".models",
+        ("linear_regression", "linear_regression_zero_init", "logistic_regression", "logistic_regression_zero_init"),
+        ("tf.contrib.learn.models", _LP + ".models"),
+        graph=True,
+        differences="bidirectional_rnn and get_rnn_model are not re-created.",
+    ),
+)
 _LEARN_ROWS += (
     Row(_L, _L + ".monitors", ("NanLossDuringTrainingError",), _LEARN_PATHS[:2]),
     Row(
