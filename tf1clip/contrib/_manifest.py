@@ -474,7 +474,7 @@ _MONITORS = (
     "replace_monitors_with_hooks",
 )
 _LEARN_ROWS += _submodules(_L, "monitors", "ops", "models", tf_paths=_LEARN_PATHS[:2])
-_LEARN_OPS = (
+_LEARN_OPS: Tuple[Tuple[str, Tuple[str, ...], Dict[str, Any]], ...] = (
     ("embeddings_ops", ("categorical_variable", "embedding_lookup"), {}),
     ("losses_ops", ("mean_squared_error_regressor", "softmax_classifier"), {}),
     ("seq2seq_ops", ("rnn_decoder", "rnn_seq2seq", "seq2seq_inputs", "sequence_classifier"), {"keras2": True}),

@@ -54,6 +54,7 @@ values = {}
 feature_columns = [tf.contrib.layers.real_valued_column("", dimension=4)]
 columns = tf.contrib.learn.infer_real_valued_columns_from_input(X)
 
+
 def weighted_input_fn():
     features = {
         "a": tf.constant(X[:, :2]),

@@ -172,7 +172,9 @@ def real_valued_column(column_name, dimension=1, default_value=None, dtype=tf.fl
     if not isinstance(dimension, int):
         raise TypeError("dimension must be an integer. dimension: {}, column_name: {}".format(dimension, column_name))
     if dimension < 1:
-        raise ValueError("dimension must be greater than 0. dimension: {}, column_name: {}".format(dimension, column_name))
+        raise ValueError(
+            "dimension must be greater than 0. dimension: {}, column_name: {}".format(dimension, column_name)
+        )
     dtype = tf.as_dtype(dtype)
     if not (dtype.is_integer or dtype.is_floating):
         raise ValueError("dtype must be convertible to float. dtype: {}, column_name: {}".format(dtype, column_name))

@@ -111,9 +111,13 @@ def weighted_sum_from_feature_columns(
             try:
                 column._wide_embedding_lookup_arguments(transformed)  # noqa: SLF001
             except NotImplementedError:
-                variable, predictions = _dense_weighted(column, transformed, values, num_outputs, trainable, weight_collections)
+                variable, predictions = _dense_weighted(
+                    column, transformed, values, num_outputs, trainable, weight_collections
+                )
             else:
-                raise NotImplementedError("tf1clip re-creates the dense contrib feature columns only, not {}".format(column))
+                raise NotImplementedError(
+                    "tf1clip re-creates the dense contrib feature columns only, not {}".format(column)
+                )
             outputs.append(tf.reshape(predictions, shape=(-1, num_outputs)))
             column_to_variable[column] = variable
         bias = _model_variable("bias_weight", [num_outputs], trainable, _with_global(weight_collections))
@@ -135,9 +139,7 @@ def _dense_weighted(column, transformed, values, num_outputs, trainable, weight_
 def _to_rank_2(tensor: Any, column_name: str) -> Any:
     rank = tensor.get_shape().ndims
     if rank is None:
-        raise ValueError(
-            "Error while processing column {}. Rank of input Tensor can not be None.".format(column_name)
-        )
+        raise ValueError("Error while processing column {}. Rank of input Tensor can not be None.".format(column_name))
     if rank == 1:
         reshaped = tf.expand_dims(tensor, -1)
         reshaped.set_shape(tensor.get_shape().as_list() + [1])

@@ -90,18 +90,22 @@ def _dnn_model_fn(features, labels, mode, params, config=None):
         )
 
 
-def _params(head, hidden_units, feature_columns, optimizer, activation_fn, dropout, gradient_clip_norm, embedding_lr_multipliers, input_layer_min_slice_size):  # fmt: skip
-    return {
-        "head": head,
-        "hidden_units": hidden_units,
-        "feature_columns": feature_columns,
-        "optimizer": optimizer,
-        "activation_fn": activation_fn,
-        "dropout": dropout,
-        "gradient_clip_norm": gradient_clip_norm,
-        "embedding_lr_multipliers": embedding_lr_multipliers,
-        "input_layer_min_slice_size": input_layer_min_slice_size,
-    }
+_PARAMS = (
+    "head",
+    "hidden_units",
+    "feature_columns",
+    "optimizer",
+    "activation_fn",
+    "dropout",
+    "gradient_clip_norm",
+    "embedding_lr_multipliers",
+    "input_layer_min_slice_size",
+)
+
+
+def _params(*values: Any) -> dict:
+    """The ``params`` of ``_dnn_model_fn``: ``values`` in the order of ``_PARAMS``."""
+    return dict(zip(_PARAMS, values))
 
 
 class DNNClassifier(_canned.Classifier):

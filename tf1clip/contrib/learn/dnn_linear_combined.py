@@ -62,7 +62,9 @@ def _linear_logits(features, params, head, num_ps_replicas):
         raise ValueError("tf1clip.contrib.learn does not re-create _joint_linear_weights")
     partitioner = _v1.min_max_variable_partitioner(max_partitions=num_ps_replicas, min_slice_size=64 << 20)
     with _v1.variable_scope("linear", values=tuple(features.values()), partitioner=partitioner) as scope:
-        logits = linear.linear_logits(features, params["linear_feature_columns"], head.logits_dimension, "linear", scope)
+        logits = linear.linear_logits(
+            features, params["linear_feature_columns"], head.logits_dimension, "linear", scope
+        )
         _add_layer_summary(logits, scope.name)
     return logits
 
@@ -82,9 +84,15 @@ def _training_op(loss, params, dnn_optimizer, linear_optimizer, parts: List[str]
         learning_rate, optimizer = learning_rates[part]
         train_ops.append(
             layers.optimize_loss(
-                loss=loss, global_step=global_step, learning_rate=learning_rate, optimizer=optimizer,
-                clip_gradients=params.get("gradient_clip_norm"), variables=_v1.get_collection(part), name=part,
-                summaries=[], increment_global_step=not fix,
+                loss=loss,
+                global_step=global_step,
+                learning_rate=learning_rate,
+                optimizer=optimizer,
+                clip_gradients=params.get("gradient_clip_norm"),
+                variables=_v1.get_collection(part),
+                name=part,
+                summaries=[],
+                increment_global_step=not fix,
             )  # fmt: skip
         )
     train_op = tf.group(*train_ops)
@@ -96,7 +104,9 @@ def _training_op(loss, params, dnn_optimizer, linear_optimizer, parts: List[str]
 
 
 def _linear_learning_rate(num_linear_feature_columns: int) -> float:
-    return min(_LINEAR_LEARNING_RATE, 1.0 / math.sqrt(num_linear_feature_columns)) if num_linear_feature_columns else 0.0
+    return (
+        min(_LINEAR_LEARNING_RATE, 1.0 / math.sqrt(num_linear_feature_columns)) if num_linear_feature_columns else 0.0
+    )
 
 
 def _dnn_linear_combined_model_fn(features, labels, mode, params, config=None):
@@ -134,24 +144,29 @@ def _input_partitioner(input_layer_min_slice_size: Any, config: Any) -> Any:
     )
 
 
-def _params(head, linear_feature_columns, linear_optimizer, joint, dnn_feature_columns, dnn_optimizer, dnn_hidden_units, dnn_activation_fn, dnn_dropout, gradient_clip_norm, embedding_lr_multipliers, input_layer_partitioner, fix):  # fmt: skip
-    if not tuple(linear_feature_columns) + tuple(dnn_feature_columns):
+_PARAMS = (
+    "head",
+    "linear_feature_columns",
+    "linear_optimizer",
+    "joint_linear_weights",
+    "dnn_feature_columns",
+    "dnn_optimizer",
+    "dnn_hidden_units",
+    "dnn_activation_fn",
+    "dnn_dropout",
+    "gradient_clip_norm",
+    "embedding_lr_multipliers",
+    "input_layer_partitioner",
+    "fix_global_step_increment_bug",
+)
+
+
+def _params(*values: Any) -> dict:
+    """The ``params`` of ``_dnn_linear_combined_model_fn``: ``values`` in the order of ``_PARAMS``."""
+    params = dict(zip(_PARAMS, values))
+    if not tuple(params["linear_feature_columns"]) + tuple(params["dnn_feature_columns"]):
         raise ValueError("Either linear_feature_columns or dnn_feature_columns must be defined.")
-    return {
-        "head": head,
-        "linear_feature_columns": linear_feature_columns,
-        "linear_optimizer": linear_optimizer,
-        "joint_linear_weights": joint,
-        "dnn_feature_columns": dnn_feature_columns,
-        "dnn_optimizer": dnn_optimizer,
-        "dnn_hidden_units": dnn_hidden_units,
-        "dnn_activation_fn": dnn_activation_fn,
-        "dnn_dropout": dnn_dropout,
-        "gradient_clip_norm": gradient_clip_norm,
-        "embedding_lr_multipliers": embedding_lr_multipliers,
-        "input_layer_partitioner": input_layer_partitioner,
-        "fix_global_step_increment_bug": fix,
-    }
+    return params
 
 
 class DNNLinearCombinedEstimator(estimator.Estimator):

@@ -100,7 +100,9 @@ class _SingleHead(Head):
             )
 
 
-def _create_model_fn_ops(features, mode, labels, train_op_fn, logits, head, loss_fn, predictions_fn, metrics_fn, alternatives_fn):
+def _create_model_fn_ops(
+    features, mode, labels, train_op_fn, logits, head, loss_fn, predictions_fn, metrics_fn, alternatives_fn
+):
     """TF 1.15's ``_create_model_fn_ops``: centered bias, predictions, then (with labels) loss, its summary, the
     training op and the metrics."""
     if mode not in (model_fn_lib.ModeKeys.TRAIN, model_fn_lib.ModeKeys.EVAL, model_fn_lib.ModeKeys.INFER):
@@ -328,7 +330,9 @@ class _RegressionHead(_SingleHead):
         )
         self._loss_fn, self._link_fn, self._enable_centered_bias = loss_fn, link_fn, enable_centered_bias
 
-    def create_model_fn_ops(self, features, mode, labels=None, train_op_fn=None, logits=None, logits_input=None, scope=None):
+    def create_model_fn_ops(
+        self, features, mode, labels=None, train_op_fn=None, logits=None, logits_input=None, scope=None
+    ):
         return self._model_fn_ops(
             "regression_head",
             features,
@@ -356,7 +360,12 @@ class _RegressionHead(_SingleHead):
 
 
 def regression_head(
-    label_name=None, weight_column_name=None, label_dimension=1, enable_centered_bias=False, head_name=None, link_fn=None
+    label_name=None,
+    weight_column_name=None,
+    label_dimension=1,
+    enable_centered_bias=False,
+    head_name=None,
+    link_fn=None,
 ):
     """A mean-squared-error head (``link_fn`` of the logits are the scores; identity by default)."""
     return _RegressionHead(
@@ -395,7 +404,13 @@ class _BinaryLogisticHead(_SingleHead):
     _default_name = "binary_logistic_head"
 
     def __init__(
-        self, label_name=None, weight_column_name=None, enable_centered_bias=False, head_name=None, loss_fn=None, thresholds=None
+        self,
+        label_name=None,
+        weight_column_name=None,
+        enable_centered_bias=False,
+        head_name=None,
+        loss_fn=None,
+        thresholds=None,
     ):
         super().__init__(
             problem_type=_PT.LOGISTIC_REGRESSION,
@@ -408,7 +423,9 @@ class _BinaryLogisticHead(_SingleHead):
         self._loss_fn = loss_fn if loss_fn else _log_loss_with_two_classes
         self._enable_centered_bias = enable_centered_bias
 
-    def create_model_fn_ops(self, features, mode, labels=None, train_op_fn=None, logits=None, logits_input=None, scope=None):
+    def create_model_fn_ops(
+        self, features, mode, labels=None, train_op_fn=None, logits=None, logits_input=None, scope=None
+    ):
         return self._model_fn_ops(
             self._default_name,
             features,
@@ -449,7 +466,9 @@ class _BinaryLogisticHead(_SingleHead):
             metrics[key(_MK.AUC)] = _streaming_auc(logistic, labels, weights)
             metrics[key(_MK.AUC_PR)] = _streaming_auc(logistic, labels, weights, curve="PR")
             for threshold in self._thresholds:
-                metrics[key(_MK.ACCURACY_MEAN % threshold)] = _accuracy_at_threshold(logistic, labels, weights, threshold)
+                metrics[key(_MK.ACCURACY_MEAN % threshold)] = _accuracy_at_threshold(
+                    logistic, labels, weights, threshold
+                )
                 metrics[key(_MK.PRECISION_MEAN % threshold)] = _at_threshold(
                     _v1.metrics.precision_at_thresholds, logistic, labels, weights, threshold
                 )
@@ -519,7 +538,9 @@ class _MultiClassHead(_SingleHead):
             raise ValueError("Length of label_keys must equal n_classes.")
         self._label_keys = label_keys
 
-    def create_model_fn_ops(self, features, mode, labels=None, train_op_fn=None, logits=None, logits_input=None, scope=None):
+    def create_model_fn_ops(
+        self, features, mode, labels=None, train_op_fn=None, logits=None, logits_input=None, scope=None
+    ):
         return self._model_fn_ops(
             "multi_class_head",
             features,
@@ -569,14 +590,18 @@ class _MultiClassHead(_SingleHead):
             metrics[key(_MK.ACCURACY)] = _v1.metrics.accuracy(labels["labels"], classes, weights)
             if not self._label_keys:
                 for class_id in self._metric_class_ids:
-                    metrics[key(_MK.CLASS_PREDICTION_MEAN % class_id)] = _class_streaming_mean(classes, weights, class_id)
+                    metrics[key(_MK.CLASS_PREDICTION_MEAN % class_id)] = _class_streaming_mean(
+                        classes, weights, class_id
+                    )
                     metrics[key(_MK.CLASS_LABEL_MEAN % class_id)] = _class_streaming_mean(
                         labels["label_ids"], weights, class_id
                     )
                     metrics[key(_MK.CLASS_PROBABILITY_MEAN % class_id)] = _predictions_streaming_mean(
                         probabilities, weights, class_id
                     )
-                    metrics[key(_MK.CLASS_LOGITS_MEAN % class_id)] = _predictions_streaming_mean(logits, weights, class_id)
+                    metrics[key(_MK.CLASS_LOGITS_MEAN % class_id)] = _predictions_streaming_mean(
+                        logits, weights, class_id
+                    )
         return metrics
 
 
@@ -627,7 +652,9 @@ def multi_class_head(
     )
 
 
-def binary_svm_head(label_name=None, weight_column_name=None, enable_centered_bias=False, head_name=None, thresholds=None):
+def binary_svm_head(
+    label_name=None, weight_column_name=None, enable_centered_bias=False, head_name=None, thresholds=None
+):
     """A hinge-loss head for binary classification (labels 0 and 1)."""
     return _BinarySvmHead(
         label_name=label_name,

@@ -85,7 +85,9 @@ def _check_optimizer(optimizer: Any, joint: bool) -> None:
     if type(optimizer).__name__ == "SDCAOptimizer":
         raise ValueError("tf1clip.contrib.learn does not re-create the SDCA optimizer (tf.contrib.linear_optimizer)")
     if joint:
-        raise ValueError("tf1clip.contrib.learn does not re-create _joint_weight (joint_weighted_sum_from_feature_columns)")
+        raise ValueError(
+            "tf1clip.contrib.learn does not re-create _joint_weight (joint_weighted_sum_from_feature_columns)"
+        )
 
 
 class LinearClassifier(_canned.Classifier):

@@ -5,8 +5,9 @@ They run as TF 1.15 ran them: ``replace_monitors_with_hooks`` keeps the hooks an
 ``RunHookAdapterForMonitors`` hook, which calls ``step_begin``/``step_end``/``post_step`` with the step about to run
 (global step + 1) and stops training when a monitor's ``step_end`` returns True. ``ValidationMonitor`` evaluates the
 newest checkpoint every ``every_n_steps`` (and at most once per ``check_interval_secs``), with early stopping;
-the checkpoint saver runs before the monitors, as in TF 1.15, so it evaluates the same checkpoints. ``ExportMonitor`` (TF 1.15's deprecated ``Estimator.export``) is not re-created: pass an
-``ExportStrategy`` to ``Experiment``.
+the checkpoint saver runs before the monitors, as in TF 1.15, so it evaluates the same checkpoints.
+``ExportMonitor`` (TF 1.15's deprecated ``Estimator.export``) is not re-created: pass an ``ExportStrategy`` to
+``Experiment``.
 """
 
 import copy
@@ -33,7 +34,7 @@ class BaseMonitor:
         self._begun = False
         self._current_epoch: Optional[int] = None
         self._current_step: Optional[int] = None
-        self._max_steps: Optional[int] = None
+        self._max_steps: Any = None
         self._estimator: Any = None
 
     @property
@@ -99,7 +100,7 @@ class EveryN(BaseMonitor):
         super().__init__()
         self._every_n_steps = every_n_steps
         self._first_n_steps = first_n_steps
-        self._last_successful_step: Optional[int] = None
+        self._last_successful_step: Any = None
         self._last_active_step = 0
         self._every_n_step_begin_called = False
 
@@ -152,7 +153,8 @@ class StopAtStep(BaseMonitor):
             raise ValueError("One of num_steps or last_step must be specified.")
         if num_steps is not None and last_step is not None:
             raise ValueError("Only one of num_steps or last_step can be specified.")
-        self._num_steps, self._last_step = num_steps, last_step
+        self._num_steps: Any = num_steps
+        self._last_step: Any = last_step
 
     @property
     def run_on_all_workers(self) -> bool:
@@ -278,7 +280,7 @@ class ValidationMonitor(EveryN):
         self.early_stopping_rounds = early_stopping_rounds
         self.early_stopping_metric = early_stopping_metric
         self.early_stopping_metric_minimize = early_stopping_metric_minimize
-        self._best_value_step: Optional[int] = None
+        self._best_value_step: Any = None
         self._best_value: Any = None
         self._best_metrics: Any = None
         self._early_stopped = False
@@ -306,14 +308,15 @@ class ValidationMonitor(EveryN):
     def _evaluate_estimator(self) -> Dict[str, Any]:
         from tf1clip.contrib.learn import estimator as learn_estimator
 
+        estimator: Any = self._estimator
         if not isinstance(self._estimator, learn_estimator.BaseEstimator):
             if any(x is not None for x in [self.x, self.y, self.batch_size, self.metrics]):
                 raise ValueError(
                     "tf.estimator.Estimator does not support following arguments: x, y, batch_size, metrics. "
                     "Should set as `None` in ValidationMonitor"
                 )
-            return self._estimator.evaluate(input_fn=self.input_fn, steps=self.eval_steps, hooks=self.hooks, name=self.name)
-        return self._estimator.evaluate(
+            return estimator.evaluate(input_fn=self.input_fn, steps=self.eval_steps, hooks=self.hooks, name=self.name)
+        return estimator.evaluate(
             x=self.x, y=self.y, input_fn=self.input_fn, batch_size=self.batch_size, steps=self.eval_steps,
             metrics=self.metrics, hooks=self.hooks, name=self.name,
         )  # fmt: skip
@@ -386,7 +389,9 @@ def get_default_monitors(loss_op=None, summary_op=None, save_summary_steps=100, 
         monitors.append(PrintTensor(tensor_names={"loss": loss_op.name}))
     if summary_op is not None:
         monitors.append(
-            SummarySaver(summary_op, save_steps=save_summary_steps, output_dir=output_dir, summary_writer=summary_writer)
+            SummarySaver(
+                summary_op, save_steps=save_summary_steps, output_dir=output_dir, summary_writer=summary_writer
+            )
         )
     return monitors
 
@@ -457,7 +462,13 @@ class CheckpointSaver(BaseMonitor):
     ``save_secs`` seconds, and at the end."""
 
     def __init__(
-        self, checkpoint_dir, save_secs=None, save_steps=None, saver=None, checkpoint_basename="model.ckpt", scaffold=None
+        self,
+        checkpoint_dir,
+        save_secs=None,
+        save_steps=None,
+        saver=None,
+        checkpoint_basename="model.ckpt",
+        scaffold=None,
     ):
         super().__init__()
         _v1.logging.info("Create CheckpointSaver.")
@@ -512,7 +523,7 @@ class StepCounter(EveryN):
     def __init__(self, every_n_steps: int = 100, output_dir: Optional[str] = None, summary_writer: Any = None):
         super().__init__(every_n_steps=every_n_steps)
         self._summary_tag = "global_step/sec"
-        self._last_reported_step: Optional[int] = None
+        self._last_reported_step: Any = None
         self._last_reported_time: Optional[float] = None
         self._summary_writer = summary_writer
         if summary_writer is None and output_dir:
@@ -564,12 +575,12 @@ class NanLoss(EveryN):
         return False
 
 
-class RunHookAdapterForMonitors(_v1.train.SessionRunHook):
+class RunHookAdapterForMonitors(tf.compat.v1.train.SessionRunHook):
     """Runs ``monitors`` as one ``SessionRunHook`` (TF 1.15's adapter)."""
 
     def __init__(self, monitors: List[BaseMonitor]):
         self._monitors = monitors
-        self._last_step: Optional[int] = None
+        self._last_step: Any = None
 
     def begin(self) -> None:
         self._last_step = None

@@ -45,4 +45,4 @@ def make_dataset(name, n_samples=100, noise=None, seed=42, *args, **kwargs):
     """The synthetic dataset ``name`` of ``SYNTHETIC`` (``circles`` or ``spirals``), seeded as in TF 1.15."""
     if name not in SYNTHETIC:
         raise ValueError("Synthetic dataset not found or not implemeted: %s" % name)
-    return SYNTHETIC[name](n_samples=n_samples, noise=noise, seed=seed, *args, **kwargs)
+    return SYNTHETIC[name](*args, n_samples=n_samples, noise=noise, seed=seed, **kwargs)

@@ -30,7 +30,7 @@ def circles(n_samples=100, noise=None, seed=None, factor=0.8, n_classes=2, *args
     circ_x = np.append(circ_x, np.cos(np.random.rand(extras) * 2 * np.pi))
     circ_y = np.append(circ_y, np.sin(np.random.rand(extras) * 2 * np.pi))
     y = np.append(y, np.zeros(extras, dtype=np.int32))
-    return _permuted(np.vstack((circ_x, circ_y)).T, np.hstack(y), n_samples, noise)
+    return _permuted(np.vstack((circ_x, circ_y)).T, np.hstack([y]), n_samples, noise)
 
 
 def _permuted(data: np.ndarray, target: np.ndarray, n_samples: int, noise: Optional[float]) -> Dataset:
@@ -80,4 +80,4 @@ def spirals(n_samples=100, noise=None, seed=None, mode="archimedes", n_loops=2, 
         x_extra, y_extra = _MODES[mode](np.random.rand(extras) * 2 * np.pi, *args, **kwargs)
         spir_x, spir_y = np.append(spir_x, x_extra), np.append(spir_y, y_extra)
         y = np.append(y, np.zeros(extras, dtype=np.int32))
-    return _permuted(np.vstack((spir_x, spir_y)).T, np.hstack(y), n_samples, noise)
+    return _permuted(np.vstack((spir_x, spir_y)).T, np.hstack([y]), n_samples, noise)

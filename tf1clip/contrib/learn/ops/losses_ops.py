@@ -21,7 +21,9 @@ def mean_squared_error_regressor(tensor_in: Any, labels: Any, weights: Any, bias
         return predictions, _v1.losses.mean_squared_error(labels, predictions)
 
 
-def softmax_classifier(tensor_in: Any, labels: Any, weights: Any, biases: Any, class_weight: Any = None, name: Any = None):
+def softmax_classifier(
+    tensor_in: Any, labels: Any, weights: Any, biases: Any, class_weight: Any = None, name: Any = None
+):
     """``(probabilities, loss)``: the softmax of ``tensor_in @ weights + biases`` (times ``class_weight``) and
     its ``tf.compat.v1.losses.softmax_cross_entropy`` with the one-hot ``labels``."""
     with _v1.name_scope(name, "softmax_classifier", [tensor_in, labels]):
