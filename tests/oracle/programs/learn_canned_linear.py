@@ -1,7 +1,6 @@
-"""The 2016-2017 tf.contrib.learn tutorials' linear and wide-and-deep estimators: a weighted binary
-LinearClassifier on an input_fn of two real_valued_columns, a LinearRegressor with its own optimizer, and
-DNNLinearCombinedClassifier/Regressor (the global step counted twice per step unless fix_global_step_increment_bug),
-on data loaded with load_csv_with_header, from RunConfig(tf_random_seed).
+"""The 2016-2017 tf.contrib.learn tutorials' linear estimators: a weighted binary LinearClassifier on an input_fn
+of two real_valued_columns (predict_proba) and a LinearRegressor with its own optimizer on
+infer_real_valued_columns_from_input, on data loaded with load_csv_with_header.
 
 Each estimator trains in its own model_dir under the checkpoint directory; a resumed run continues from it (the
 Estimator restores the newest checkpoint). Recorded: every checkpoint value, evaluate()'s metrics, predictions.
@@ -83,33 +82,8 @@ linear_regressor.fit(x=X, y=R, steps=steps, batch_size=6)
 values["linear_r/eval"] = floats(linear_regressor.evaluate(x=X, y=R))
 values["linear_r/scores"] = [float(s) for s in linear_regressor.predict(x=X[:4])]
 
-wide_deep = tf.contrib.learn.DNNLinearCombinedClassifier(
-    linear_feature_columns=feature_columns,
-    dnn_feature_columns=feature_columns,
-    dnn_hidden_units=[6, 3],
-    n_classes=3,
-    model_dir=model_dir("wide_deep"),
-    config=config(4),
-)
-wide_deep.fit(x=training_set.data, y=training_set.target, steps=steps, batch_size=8)
-values["wide_deep/eval"] = floats(wide_deep.evaluate(x=training_set.data, y=training_set.target))
-values["wide_deep/classes"] = wide_deep.predict(x=X[:6], as_iterable=False).tolist()
 
-wide_deep_r = tf.contrib.learn.DNNLinearCombinedRegressor(
-    linear_feature_columns=columns,
-    dnn_feature_columns=columns,
-    dnn_hidden_units=[3],
-    dnn_optimizer=tf.train.AdamOptimizer(0.01),
-    fix_global_step_increment_bug=True,
-    model_dir=model_dir("wide_deep_r"),
-    config=config(5),
-)
-wide_deep_r.fit(x=X, y=R, steps=steps, batch_size=10)
-values["wide_deep_r/eval"] = floats(wide_deep_r.evaluate(x=X, y=R))
-values["wide_deep_r/scores"] = [float(s) for s in wide_deep_r.predict_scores(x=X[:4])]
-
-
-for name in ("linear", "linear_r", "wide_deep", "wide_deep_r"):
+for name in ("linear", "linear_r"):
     for key, value in oracle_io.checkpoint_values(model_dir(name)).items():
         values[name + "/ckpt/" + key] = value
 if ckpt_dir is None:
