@@ -1,6 +1,6 @@
 """The 2016-2017 tf.contrib.learn tutorials' linear estimators: a weighted binary LinearClassifier on an input_fn
 of two real_valued_columns (predict_proba) and a LinearRegressor with its own optimizer on
-infer_real_valued_columns_from_input, on data loaded with load_csv_with_header.
+infer_real_valued_columns_from_input.
 
 Each estimator trains in its own model_dir under the checkpoint directory; a resumed run continues from it (the
 Estimator restores the newest checkpoint). Recorded: every checkpoint value, evaluate()'s metrics, predictions.
@@ -21,23 +21,11 @@ out, ckpt_dir, mode = oracle_io.parse_args()
 start, stop = oracle_io.step_range(mode, STEPS)
 steps = stop - start
 root = ckpt_dir or tempfile.mkdtemp()
-data_dir = tempfile.mkdtemp()
 
 rng = np.random.RandomState(3)
 X = rng.randn(30, 4).astype(np.float32)
 Y = ((X[:, 0] > 0).astype(np.int32) + (X[:, 1] + X[:, 2] > 0.5)).astype(np.int32)
 R = (X.dot(np.array([1.0, -2.0, 0.5, 0.0])) + 0.3).astype(np.float32)
-with open(os.path.join(data_dir, "iris_training.csv"), "w") as f:
-    f.write("30,4,setosa,versicolor,virginica\n")
-    for row, label in zip(X, Y):
-        f.write(",".join("%.6f" % v for v in row) + ",%d\n" % label)
-training_set = tf.contrib.learn.datasets.base.load_csv_with_header(
-    filename=os.path.join(data_dir, "iris_training.csv"), target_dtype=np.int32, features_dtype=np.float32
-)
-
-
-def config(seed):
-    return tf.contrib.learn.RunConfig(tf_random_seed=seed, save_checkpoints_secs=3600)
 
 
 def model_dir(name):
@@ -88,5 +76,4 @@ for name in ("linear", "linear_r"):
         values[name + "/ckpt/" + key] = value
 if ckpt_dir is None:
     shutil.rmtree(root)
-shutil.rmtree(data_dir)
 oracle_io.write(out, values)
