@@ -399,11 +399,17 @@ def test_canned_estimators_raise_tf115s_errors(tmp_path):
         learn.LinearRegressor(feature_columns=[])
     with pytest.raises(ValueError, match="does not re-create _joint_weight"):
         learn.LinearClassifier(feature_columns=columns, _joint_weight=True)
-    swish = learn.DNNRegressor(hidden_units=[2], feature_columns=columns, activation_fn="swish", model_dir=str(tmp_path))
-    with pytest.raises(ValueError, match=r"Activation name should be one of \[relu, tanh, sigmoid\], you provided swish"):
+    swish = learn.DNNRegressor(
+        hidden_units=[2], feature_columns=columns, activation_fn="swish", model_dir=str(tmp_path)
+    )
+    with pytest.raises(
+        ValueError, match=r"Activation name should be one of \[relu, tanh, sigmoid\], you provided swish"
+    ):
         swish.fit(x=X, y=Y, steps=1)
     regressor = learn.LinearRegressor(feature_columns=columns, model_dir=str(tmp_path / "linear"))
-    with pytest.raises(TypeError, match="monitors: expected .*SessionRunHook or tf.contrib.learn.monitors .* got object"):
+    with pytest.raises(
+        TypeError, match="monitors: expected .*SessionRunHook or tf.contrib.learn.monitors .* got object"
+    ):
         regressor.fit(x=X, y=Y, steps=1, monitors=[object()])
 
 
