@@ -304,13 +304,11 @@ class CompanionPlugin:
         marks = {item.nodeid: {m.name for m in item.iter_markers()} - set(ACTING_MARKS) for item in session.items}
         self._write({"collected": {nodeid: sorted(names) for nodeid, names in marks.items()}})
 
-    @pytest.hookimpl(wrapper=True)
+    @pytest.hookimpl(hookwrapper=True)  # old-style: setup.py allows pytest 7
     def pytest_runtest_protocol(self, item):
         faulthandler.dump_traceback_later(TEST_TIMEOUT, exit=True, file=self.tracebacks)
-        try:
-            return (yield)
-        finally:
-            faulthandler.cancel_dump_traceback_later()
+        yield
+        faulthandler.cancel_dump_traceback_later()
 
     def pytest_runtest_logreport(self, report):
         self.reports.setdefault(report.nodeid, []).append(report)
