@@ -814,10 +814,10 @@ def test_tf_estimator_becomes_tf1clip_estimator(tmp_path):
 
 def test_unparsable_file_is_an_error_and_is_left_unchanged(tmp_path):
     broken = tmp_path / "broken.py"
-    broken.write_text("import tensorflow as tf\nprint 'TF1 era, Python 2'\n")
+    broken.write_text("import tensorflow as tf\nprint 'neither Python 2 nor 3' +\n")
     status, report = _run(["--infile", str(broken), "--inplace"], tmp_path)
     assert status == 1
-    assert broken.read_text() == "import tensorflow as tf\nprint 'TF1 era, Python 2'\n"
+    assert broken.read_text() == "import tensorflow as tf\nprint 'neither Python 2 nor 3' +\n"
     assert "broken.py:0:0: ERROR: Failed to parse" in report
 
 
