@@ -35,7 +35,8 @@ setup(
     license_expression="Apache-2.0",
     packages=find_packages(include=["tf1clip", "tf1clip.*"]),
     python_requires=">=3.9",
-    install_requires=["numpy"],
+    # fissix (the maintained fork of lib2to3, pure Python): tf1clip-upgrade converts Python 2 sources with it.
+    install_requires=["numpy", "fissix>=24.4"],
     extras_require={
         "cpu": ["tensorflow-cpu>=2.15"],
         "tf": ["tensorflow>=2.15"],

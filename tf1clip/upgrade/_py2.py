@@ -77,10 +77,13 @@ NOTES = {
     "string": "string.letters/lowercase/uppercase are string.ascii_* (Python 2's in the C locale); "
     "string.maketrans is str.maketrans",
     "file": "file() is open()",
-    "pickle": "pickle.load reads what Python 2 pickled as Python 2 read it: encoding='latin1' added",
+    "pickle": "pickle.load/loads get encoding='latin1' (what Python 2 pickled, its str and NumPy arrays, reads as "
+    "Python 2 read it), and the file pickle reads or writes is opened in binary mode ('rb', 'wb'), as Python 2 "
+    "read and wrote it on POSIX",
 }
 _PREFIX = "Python 2 -> 3: "
 ALWAYS = "python2='always'"
+PRINT = "print statement"
 KERNEL = "its notebook kernel is Python 2"
 _BUILTINS = {
     "xrange",
@@ -194,6 +197,8 @@ def _bound_names(tree):
 
 def _marker(node, bound):
     """What Python 2 name ``node`` is (``"xrange"``, ``".iteritems()"``, ``"import cPickle"``), else None."""
+    if _print_statement(node):
+        return PRINT
     if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in _BUILTINS - bound:
         return node.id
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _METHODS:
@@ -208,6 +213,14 @@ def _marker(node, bound):
         return None
     hits = [m for m in modules if m.split(".")[0] in _MODULES or m in _ATTRIBUTES]
     return "import %s" % hits[0] if hits else None
+
+
+def _print_statement(node):
+    """``print >>f, x`` and a bare ``print``: Python 2 print statements that also parse as Python 3 (and do nothing
+    there, or fail)."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.RShift):
+        return isinstance(node.left, ast.Name) and node.left.id == "print"
+    return isinstance(node, ast.Expr) and isinstance(node.value, ast.Name) and node.value.id == "print"
 
 
 def markers(tree) -> List[Tuple[int, str]]:
@@ -228,7 +241,8 @@ def markers(tree) -> List[Tuple[int, str]]:
 
 
 def why(text: str, python2: str = "auto") -> Tuple[Optional[str], bool]:
-    """``(reason, parses)``: why ``text`` is taken as Python 2 (None: it is not), and whether it parses as Python 3."""
+    """``(reason, print_function)``: why ``text`` is taken as Python 2 (None: it is not), and whether its prints are
+    calls (it parses as Python 3, with no print statement that Python 3 also parses, such as ``print >>f, x``)."""
     if check_choice(python2) == "never":
         return None, True
     try:
@@ -237,12 +251,13 @@ def why(text: str, python2: str = "auto") -> Tuple[Optional[str], bool]:
         return "it does not parse as Python 3 (line %s: %s)" % (err.lineno, err.msg), False
     except (ValueError, RecursionError, MemoryError):
         return None, False
-    if python2 == "always":
-        return ALWAYS, True
     found = markers(tree)
+    calls = not any(name == PRINT for _, name in found)
+    if python2 == "always":
+        return ALWAYS, calls
     if found:
         line, name = found[0]
-        return "it uses Python 2's %s (line %d)" % (name, line), True
+        return "it uses Python 2's %s (line %d)" % (name, line), calls
     return None, True
 
 
@@ -267,9 +282,10 @@ def _watch(tool, fixer):
     transform = fixer.transform
 
     def watched(node, results):
-        line, before = _line_of(node), str(node)
+        line, before, attached = _line_of(node), str(node), node.parent is not None
         new = transform(node, results)
-        if name == "reduce" or str(node if new is None else new) != before:
+        replaced = attached and node.parent is None  # the fixer replaced the node itself
+        if name == "reduce" or replaced or str(node if new is None else new) != before:
             tool.changes.append((line, name))
         return new
 
@@ -326,16 +342,9 @@ def _fixer_log(changes, messages, opened):
     log = []
     for line, name in sorted(set(changes)):
         log.append((INFO, line, 0, _PREFIX + NOTES.get(name, "fissix's fix_" + name) + "."))
-    for line in sorted(set(opened)):
-        log.append(
-            (
-                INFO,
-                line,
-                0,
-                _PREFIX + "the file pickle reads or writes is opened in binary mode ('rb'/'wb'), "
-                "as Python 2 read and wrote it on POSIX.",
-            )
-        )
+    for line in sorted(set(opened) - {line for line, name in changes if name == "pickle"}):
+        message = "this file is opened in binary mode ('rb', 'wb') for pickle, as Python 2 read and wrote it on POSIX."
+        log.append((INFO, line, 0, _PREFIX + message))
     warnings = []
     for message in messages:
         match = re.match(r"Line (\d+): (.*)", message, re.S)
@@ -496,18 +505,16 @@ def to_python3(text: str, python2: str = "auto", path: Optional[str] = None) -> 
     ``path``: the file's path, whose folder tells implicit relative imports. A Python 2 file that fissix cannot
     parse either is returned unchanged (the TensorFlow conversion then reports the syntax error).
     """
-    reason, parses = why(text, python2)
+    reason, calls = why(text, python2)
     if reason is None:
         return Conversion(text, [], None)
     try:
-        new, changes, messages, opened = _run(text, print_statement=not parses)
+        new, changes, messages, opened = _run(text, print_statement=not calls)
     except FissixMissing:
         raise
     except Exception:  # noqa: BLE001 - fissix's parse errors have no common class
-        if parses:
-            return Conversion(text, [], None)
         try:
-            new, changes, messages, opened = _run(text, print_statement=False)
+            new, changes, messages, opened = _run(text, print_statement=calls)
         except Exception:  # noqa: BLE001
             return Conversion(text, [], None)
     head = (
