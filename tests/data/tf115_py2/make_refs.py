@@ -20,13 +20,17 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
+# site.addsitedir, not PYTHONPATH: protobuf's `google` namespace is set up by a .pth file of SITE.
+RUN = "import runpy, site, sys; site.addsitedir(sys.argv.pop(1)); sys.argv.pop(0); runpy.run_path(sys.argv[0], run_name='__main__')"
+
+
 def main(python2, site):
     env = {k: v for k, v in os.environ.items() if k not in ("TF2_BEHAVIOR", "PYTHONPATH")}
-    env.update(PYTHONPATH=site, TF_CPP_MIN_LOG_LEVEL="2", CUDA_VISIBLE_DEVICES="")
+    env.update(TF_CPP_MIN_LOG_LEVEL="2", CUDA_VISIBLE_DEVICES="")
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "results.pkl")
         proc = subprocess.run(
-            [python2, os.path.join(HERE, "mlp_train_py2.py"), "--out", out],
+            [python2, "-c", RUN, site, os.path.join(HERE, "mlp_train_py2.py"), "--out", out],
             env=env,
             capture_output=True,
             text=True,
@@ -35,8 +39,10 @@ def main(python2, site):
         )
         with open(out, "rb") as f:
             results = pickle.load(f, encoding="latin1")
+    version = "import sys, site; site.addsitedir(sys.argv[1]); import tensorflow as tf; "
+    version += "print('%d.%d.%d %s' % (sys.version_info[:3] + (tf.__version__,)))"
     versions = subprocess.run(
-        [python2, "-c", "import sys, tensorflow as tf; print('%d.%d.%d %s' % (sys.version_info[:3] + (tf.__version__,)))"],
+        [python2, "-c", version, site],
         env=env,
         capture_output=True,
         text=True,
