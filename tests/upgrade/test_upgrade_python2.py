@@ -58,6 +58,11 @@ FIXERS = [
         "from functools import cmp_to_key\nys = sorted(xs, key=cmp_to_key(compare))\n",
         "cmp_to_key",
     ),
+    (
+        "xs.sort(compare)\na.b.sort(cmp=f, reverse=True)\n",
+        "from functools import cmp_to_key\nxs.sort(key=cmp_to_key(compare))\na.b.sort(key=cmp_to_key(f), reverse=True)\n",
+        "cmp_to_key",
+    ),
     ("x = it.next()\n", "x = next(it)\n", "next(it)"),
     ("m = sys.maxint\n", "m = sys.maxsize\n", "sys.maxint is sys.maxsize"),
     ("import string\nc = string.letters\n", "import string\nc = string.ascii_letters\n", "string.ascii_*"),

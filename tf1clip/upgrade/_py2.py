@@ -315,6 +315,8 @@ def _tool(print_statement):
             post += [fixer(self.options, self.fixer_log) for fixer in _py2_fixers.FIXERS]
             for fixer in pre + post:
                 _watch(self, fixer)
+                if type(fixer).__name__ == "FixSorted":
+                    _py2_fixers.presort(fixer)
             return pre, post
 
     names = [n for n in refactor.get_fixers_from_package("fissix.fixes") if n.rsplit(".fix_", 1)[1] not in SKIPPED]

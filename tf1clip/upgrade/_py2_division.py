@@ -426,6 +426,14 @@ def _char_col(lines, line, col):
     return len(text.encode("utf-8")[:col].decode("utf-8", "replace"))
 
 
+def _first_line(lines, node):
+    """The source of ``node`` on its first line (ast.get_source_segment splits the whole text at each call)."""
+    text = lines[node.lineno - 1]
+    start = _char_col(lines, node.lineno, node.col_offset)
+    end = _char_col(lines, node.end_lineno, node.end_col_offset) if node.end_lineno == node.lineno else len(text)
+    return text[start:end]
+
+
 def _operators(text):
     """``[((line, col), string)]`` of every ``/`` and ``/=`` token, in order."""
     found = []
@@ -473,8 +481,7 @@ def divisions(text: str) -> List[Division]:
         if index == len(operators):
             continue
         (line, col), _ = operators[index]
-        segment = (ast.get_source_segment(text, node) or want).split("\n")[0]
-        found.append(Division(line, col, segment[:80], left_kind == right_kind == INT))
+        found.append(Division(line, col, _first_line(lines, node)[:80], left_kind == right_kind == INT))
     return sorted(found)
 
 

@@ -185,6 +185,28 @@ class FixPickle(fixer_base.BaseFix):
             _add_argument(call, KeywordArg(Name("encoding", prefix=" "), String('"latin1"')))
 
 
+def presort(fixer):
+    """Makes fissix's ``fix_sorted`` (not run by the bottom matcher: its pattern is tried on every node, a third of
+    the pass's time on a 1,000-line file) look first whether the node calls ``sorted`` or ``.sort``."""
+    match = fixer.match
+
+    def quick(node):
+        children = getattr(node, "children", None)
+        if node.type != syms.power or not children:
+            return False
+        calls_sorted = children[0].type == token.NAME and children[0].value == "sorted"
+        if not calls_sorted and not any(_is_sort(child) for child in children[1:]):
+            return False
+        return match(node)
+
+    fixer.match = quick
+
+
+def _is_sort(trailer):
+    children = trailer.children if trailer.type == syms.trailer else ()
+    return len(children) == 2 and children[0].value == "." and children[1].value == "sort"
+
+
 FIXERS = (FixStringConstants, FixFile, FixPickle, FixRound)
 
-__all__ = ["FIXERS", "ROUND_WARNING"]
+__all__ = ["FIXERS", "ROUND_WARNING", "presort"]
