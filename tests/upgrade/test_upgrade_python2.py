@@ -123,6 +123,9 @@ INTEGERS = [
     "n = int(s) / 2 + 7 / 2\n",
     "x = 7\nx /= 2\n",
     "half = 1 / 2\n",
+    "shape = x.get_shape().as_list()\nk = shape[1] / 2\n",
+    "batch_size = 100\ntotal_batch = int(mnist.train.num_examples / batch_size)\n",
+    "w = x.shape[2] / 2 ** len(depths)\n",
 ]
 
 

@@ -11,8 +11,9 @@ Python 2's ``a / b`` floored when both were integers (Python ints, integer NumPy
 "Provably" is decided on the Python 2 meaning of the file, names by every assignment in their scope (a fixed point
 over the file): int literals; ``len``, ``int``, ``ord``; ``range``/``xrange`` counters and ``enumerate`` indices;
 shapes (``x.shape[i]``, ``x.get_shape()[i]``, ``.as_list()[i]``, ``tf.shape(x)[i]``, ``.value``, a tuple unpacked
-from a shape); integer flags (``DEFINE_integer``, ``add_argument(type=int)``); casts to integer types; and
-arithmetic of those. ``math.floor``/``ceil`` and ``round`` gave floats in Python 2.
+from a shape, a name holding a shape, indexed); integer flags (``DEFINE_integer``, ``add_argument(type=int)``); casts
+to integer types; the MNIST tutorial's ``.num_examples``; and arithmetic of those. ``math.floor``/``ceil`` and
+``round`` gave floats in Python 2.
 """
 
 import ast
@@ -22,6 +23,7 @@ import tokenize
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
 INT, FLOAT, UNKNOWN, TOP = "int", "float", "unknown", "top"
+SHAPE = "shape"  # a shape (its elements are integers or Dimensions), not a number
 
 _INT_CALLS = {"len", "int", "ord", "hash", "id", "long"}
 _INT_SUFFIXES = (
@@ -305,6 +307,7 @@ def future_division(tree) -> bool:
 
 
 def _arith(a, b):
+    a, b = (UNKNOWN if k == SHAPE else k for k in (a, b))
     if FLOAT in (a, b):
         return FLOAT
     if UNKNOWN in (a, b):
@@ -339,7 +342,7 @@ class _Kinds:
 
     def final(self, node, scope):
         kind = self.kind(node, scope)
-        return UNKNOWN if kind == TOP else kind
+        return UNKNOWN if kind in (TOP, SHAPE) else kind
 
     def kind(self, node, scope):
         if isinstance(node, ast.Constant):
@@ -356,11 +359,13 @@ class _Kinds:
             return _join([self.kind(node.body, scope), self.kind(node.orelse, scope)])
         if isinstance(node, ast.Compare):
             return INT
+        if _shape_source(node):
+            return SHAPE
         if isinstance(node, ast.Call):
             return self._call(node, scope)
         if isinstance(node, ast.Subscript):
             scalar = not isinstance(node.slice, (ast.Slice, ast.Tuple))
-            return INT if scalar and _shape_source(node.value) else UNKNOWN
+            return INT if scalar and self.kind(node.value, scope) == SHAPE else UNKNOWN
         if isinstance(node, ast.Attribute):
             return self._attribute(node, scope)
         return UNKNOWN
@@ -375,6 +380,7 @@ class _Kinds:
         if isinstance(op, ast.Pow):
             exponent = node.right
             natural = isinstance(exponent, ast.Constant) and isinstance(exponent.value, int) and exponent.value >= 0
+            natural = natural or (isinstance(exponent, ast.Call) and dotted(exponent.func) == "len")
             kind = _arith(left, right)
             return kind if kind != INT or natural else UNKNOWN  # 2 ** -1 was 0.5 in Python 2
         if isinstance(op, (ast.LShift, ast.RShift, ast.BitAnd, ast.BitOr, ast.BitXor)):
@@ -409,8 +415,8 @@ class _Kinds:
         name = dotted(node)
         if name in ("math.pi", "math.e", "math.inf", "math.nan", "np.pi", "np.e", "numpy.pi"):
             return FLOAT
-        if name in ("sys.maxint", "sys.maxsize"):
-            return INT
+        if name in ("sys.maxint", "sys.maxsize") or node.attr == "num_examples":
+            return INT  # num_examples: the MNIST tutorial's DataSet
         if node.attr == "value" and self.kind(node.value, scope) == INT:
             return INT  # Dimension.value
         receiver = dotted(node.value)
