@@ -7,7 +7,7 @@ The file is tests/data/tf115_py2/mlp_train_py2.py's functions repeated under new
 lines. Timed, in one process after a warm-up conversion (TensorFlow imported, fissix's fixers compiled): the whole
 ``upgrade_source`` of the Python 2 file; the Python 2 pass alone (``_py2.to_python3``); and ``upgrade_source`` of
 the pass's Python 3 output with ``python2="never"`` (the TF conversion of the same program). Medians of
-``--rounds`` runs.
+``--rounds`` runs, wall and CPU time.
 """
 
 import argparse
@@ -35,12 +35,15 @@ def python2_file(lines):
 
 
 def median_seconds(function, rounds):
-    times = []
+    """Median wall and CPU seconds of ``rounds`` calls, and the wall times (CPU time: the process's, which a busy
+    machine inflates less than wall time; the code timed is single-threaded Python)."""
+    walls, cpus = [], []
     for _ in range(rounds):
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         function()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), times
+        walls.append(time.perf_counter() - start)
+        cpus.append(time.process_time() - cpu)
+    return statistics.median(walls), statistics.median(cpus), walls
 
 
 def main():
@@ -59,10 +62,11 @@ def main():
         ("upgrade_source, its Python 3 output, python2='never'", lambda: upgrade_source(python3, python2="never")),
     ]
     print("%d lines; Python %s, %s" % (text.count("\n") + 1, platform.python_version(), platform.machine()))
-    print("| what | median s | per-round s |\n|---|---|---|")
+    print("load average before: %.1f" % os.getloadavg()[0])
+    print("| what | median wall s | median CPU s | per-round wall s |\n|---|---|---|---|")
     for name, function in rows:
-        median, times = median_seconds(function, args.rounds)
-        print("| %s | %.3f | %s |" % (name, median, ", ".join("%.3f" % t for t in times)))
+        wall, cpu, times = median_seconds(function, args.rounds)
+        print("| %s | %.3f | %.3f | %s |" % (name, wall, cpu, ", ".join("%.3f" % t for t in times)))
 
 
 if __name__ == "__main__":

@@ -530,7 +530,7 @@ def to_python3(text: str, python2: str = "auto", path: Optional[str] = None) -> 
     conversion = conversion._replace(text=new)
     try:
         tree = ast.parse(new)
-        found = _py2_division.divisions(new)
+        found = _py2_division.divisions(new, tree)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return conversion
     log += _division_log(found, conversion.line) + _relative_imports(tree, path, conversion.line)

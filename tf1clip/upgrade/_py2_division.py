@@ -461,12 +461,13 @@ def _sites(tree, binder, kinds):
             yield node, node.target, left, kinds.final(node.value, scope)
 
 
-def divisions(text: str) -> List[Division]:
-    """Every ``/`` and ``/=`` of Python 3 source ``text`` that Python 2 may have floored, with the decision.
+def divisions(text: str, tree: Optional[ast.Module] = None) -> List[Division]:
+    """Every ``/`` and ``/=`` of Python 3 source ``text`` (parsed: ``tree``) that Python 2 may have floored, with the
+    decision.
 
     None for a file with ``from __future__ import division``; a ``/`` with a float operand is left out.
     """
-    tree = ast.parse(text)
+    tree = ast.parse(text) if tree is None else tree
     if future_division(tree):
         return []
     binder = _Binder()
