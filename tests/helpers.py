@@ -138,3 +138,12 @@ def report_case(results, case):
     skipped = sorted(text for kind, text in mine.values() if kind == "skipped")
     if skipped:
         pytest.skip(skipped[0])
+
+
+def graph_op_seeds(build, graph_seed=7):
+    """The op seeds (``seed2``) of the random ops ``build()`` makes in a new graph seeded with ``graph_seed``."""
+    graph = tf.Graph()
+    with graph.as_default():
+        tf.compat.v1.set_random_seed(graph_seed)
+        build()
+    return [op.get_attr("seed2") for op in graph.get_operations() if "seed2" in op.node_def.attr]

@@ -40,9 +40,11 @@ _EXPORTS = {
     "TransformGradientsOptimizer": "core.optimizer",
     "clip_gradients_by_norm": "core.optimizer",
     "transform_gradients": "core.optimizer",
-    "use_tf1_random_seeds": "seeds",
-    "use_tf1_shapes": "shapes",
 }
+# The TF 1.15 fidelity switches, which tf1clip-upgrade writes as ``tf1clip.<call>()``: one record each in
+# tf1clip.fidelity.SWITCHES (``use_tf1_random_seeds``, ``use_tf1_shapes``; no TensorFlow import).
+_SWITCHES = {s.how.call: s.how.module[len("tf1clip.") :] for s in importlib.import_module("tf1clip.fidelity").SWITCHES}
+_EXPORTS.update(_SWITCHES)
 
 __all__ = [
     "__version__",
@@ -69,8 +71,7 @@ __all__ = [
     "clip_gradients_by_norm",
     "TransformGradientsOptimizer",
     "GradientNorms",
-    "use_tf1_random_seeds",
-    "use_tf1_shapes",
+    *_SWITCHES,
 ]
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
@@ -100,11 +101,11 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         clip_gradients_by_norm,
         transform_gradients,
     )
-    from tf1clip.seeds import use_tf1_random_seeds  # noqa: F401
-    from tf1clip.shapes import use_tf1_shapes  # noqa: F401
+    from tf1clip.fidelity.seeds import use_tf1_random_seeds  # noqa: F401
+    from tf1clip.fidelity.shapes import use_tf1_shapes  # noqa: F401
 
 
-_SUBMODULES = ("contrib", "core", "estimator", "seeds", "shapes", "upgrade")
+_SUBMODULES = ("contrib", "core", "estimator", "fidelity", "seeds", "shapes", "upgrade")
 
 
 def __getattr__(name):

@@ -13,7 +13,9 @@ import tensorflow as tf
 
 import tf1clip
 from tf1clip import seeds
+from tf1clip.fidelity import _corrections
 
+from helpers import graph_op_seeds
 from helpers import run_python
 from helpers import load_cases
 
@@ -53,11 +55,22 @@ ns = types.SimpleNamespace(
     rnn_cell=v1.nn.rnn_cell,
     contrib_rnn=tf1clip.contrib.rnn,
     seq2seq=tf1clip.contrib.seq2seq,
+    ones_like=tf.ones_like,  # TF 2's, as converted programs call it
 )
 out = {}
 for name, (_, op_seeds) in sorted(cases.CASES.items()):
     for style in cases.STYLES if op_seeds else cases.STYLES[:1]:
         out[name + "/" + style] = cases.run_case(v1, ns, name, style)
+from tf1clip import fidelity
+from tf1clip.fidelity import _corrections
+for entry in _corrections.CORRECTIONS:  # each correction's cases with all corrections but that one
+    record = fidelity.change("tf1_random_seeds." + entry.name)
+    record.undo()
+    try:
+        for case in entry.cases:
+            out["without %%s: %%s" %% (entry.name, case)] = cases.run_case(v1, ns, case, "graph")
+    finally:
+        record.install()
 print("RESULT " + json.dumps(out))
 """
 
@@ -97,6 +110,14 @@ def test_matches_tf115(tf2_cases, key):
     assert len(got["fetched"]) == len(want["fetched"])
     for i, (g, w) in enumerate(zip(got["fetched"], want["fetched"])):
         _assert_values_equal(g, w, "fetch %d" % i)
+
+
+@pytest.mark.parametrize("name, case", [(e.name, case) for e in _corrections.CORRECTIONS for case in e.cases])
+def test_each_correction_is_needed_by_its_recorded_cases(tf2_cases, name, case):
+    """With every op-count correction but ``name`` (its tf1clip.fidelity record undone), each case the entry names
+    draws other op seeds than TF 1.15: no correction is dead, no case proves nothing (with all, they match above)."""
+    got, want = tf2_cases["without %s: %s" % (name, case)], REFS[case + "/graph"]
+    assert [s[1:] for s in got["seeds"]] != [s[1:] for s in want["seeds"]], "%s: %s matches without it" % (name, case)
 
 
 @pytest.mark.parametrize("name", sorted(cases.UNMATCHED))
@@ -140,14 +161,6 @@ def test_idempotent_and_reversible():
         seeds.use_tf1_random_seeds("yes")
 
 
-def _op_seeds(build):
-    graph = tf.Graph()
-    with graph.as_default():
-        v1.set_random_seed(7)
-        build()
-    return [op.get_attr("seed2") for op in graph.get_operations() if "seed2" in op.node_def.attr]
-
-
 def test_graphs_seeded_before_the_call_keep_tf2_numbering():
     graph = tf.Graph()
     try:
@@ -158,10 +171,10 @@ def test_graphs_seeded_before_the_call_keep_tf2_numbering():
             v1.random_normal([2])
             v1.random_normal([2])
         assert [op.get_attr("seed2") for op in graph.get_operations() if "seed2" in op.node_def.attr] == [0, 1, 2]
-        assert _op_seeds(lambda: [v1.random_normal([2]) for _ in range(2)]) == [3, 9]
+        assert graph_op_seeds(lambda: [v1.random_normal([2]) for _ in range(2)]) == [3, 9]
     finally:
         seeds.use_tf1_random_seeds(False)
-    assert _op_seeds(lambda: [v1.random_normal([2]) for _ in range(2)]) == [0, 1]
+    assert graph_op_seeds(lambda: [v1.random_normal([2]) for _ in range(2)]) == [0, 1]
 
 
 def test_eager_and_op_seeds_unchanged():
@@ -169,7 +182,7 @@ def test_eager_and_op_seeds_unchanged():
         seeds.use_tf1_random_seeds()
         tf.random.set_seed(3)
         eager = tf.random.uniform([3]).numpy()
-        with_op_seed = _op_seeds(lambda: v1.random_normal([2], seed=5))
+        with_op_seed = graph_op_seeds(lambda: v1.random_normal([2], seed=5))
     finally:
         seeds.use_tf1_random_seeds(False)
     tf.random.set_seed(3)

@@ -31,7 +31,8 @@ none applies, 2.16.2 and 2.21.0). These patches add what is missing and replace 
   as the first session's pool did on TF 1.x). Checked on TF 2.15.1, 2.16.2 and 2.21.0.
 
 The other patches change something only where the running TensorFlow lacks what they supply. A
-program that never imports ``tf1clip.estimator`` gets none of this.
+program that never imports ``tf1clip.estimator`` gets none of this. Each patch makes its changes through
+``_JOURNAL``, so that ``PATCHES.undo(name)`` restores them; tf1clip.fidelity lists each as a record.
 
 ``report_metric_aliases(estimator)`` is no patch: it wraps one Estimator instance's
 ``_call_model_fn_eval`` (tensorflow-estimator 2.15.0's) so that ``tf1clip.contrib.learn.Estimator``
@@ -48,7 +49,7 @@ import warnings
 from typing import Any, Callable, Dict, List
 
 from tf1clip.compat import _tf
-from tf1clip.compat._patchset import PatchSet
+from tf1clip.compat._patchset import Journal, PatchSet, where
 
 ESTIMATOR_API_NAME = "estimator"
 _LEGACY_KERAS_VAR = "TF_USE_LEGACY_KERAS"
@@ -109,10 +110,12 @@ def _module_missing(name: str) -> bool:
         return True
 
 
+_JOURNAL = Journal()
+
+
 def _install_module(module: types.ModuleType) -> None:
-    parent_name, _, child = module.__name__.rpartition(".")
-    sys.modules[module.__name__] = module
-    setattr(importlib.import_module(parent_name), child, module)
+    importlib.import_module(module.__name__.rpartition(".")[0])
+    _JOURNAL.add_module(module)
 
 
 # --- tf_export_estimator_api -----------------------------------------------------------------------
@@ -124,11 +127,12 @@ def _patch_tf_export() -> bool:
     if hasattr(tf_export, "ESTIMATOR_API_NAME") and ESTIMATOR_API_NAME in tf_export.API_ATTRS:
         return False
     attributes = type(tf_export.API_ATTRS[tf_export.TENSORFLOW_API_NAME])
-    setattr(tf_export, "ESTIMATOR_API_NAME", ESTIMATOR_API_NAME)  # noqa: B010
-    tf_export.API_ATTRS.setdefault(ESTIMATOR_API_NAME, attributes("_estimator_api_names", "_estimator_api_constants"))
-    tf_export.API_ATTRS_V1.setdefault(
-        ESTIMATOR_API_NAME, attributes("_estimator_api_names_v1", "_estimator_api_constants_v1")
-    )
+    _JOURNAL.setattr(tf_export, "ESTIMATOR_API_NAME", ESTIMATOR_API_NAME)
+    for table, suffix in (("API_ATTRS", ""), ("API_ATTRS_V1", "_v1")):
+        mapping = getattr(tf_export, table)
+        if ESTIMATOR_API_NAME not in mapping:
+            value = attributes("_estimator_api_names" + suffix, "_estimator_api_constants" + suffix)
+            _JOURNAL.setitem(mapping, ESTIMATOR_API_NAME, value, where(tf_export, table) + "[%r]" % ESTIMATOR_API_NAME)
     return True
 
 
@@ -218,13 +222,9 @@ def _patch_legacy_keras() -> bool:
         return False
     if importlib.util.find_spec("tf_keras") is None:
         raise ImportError(_keras_message("tf-keras is not installed"))
-    previous = os.environ.get(_LEGACY_KERAS_VAR)
-    os.environ[_LEGACY_KERAS_VAR] = "1"
+    _JOURNAL.setenv(_LEGACY_KERAS_VAR, "1")
     if not keras_is_legacy():
-        if previous is None:
-            del os.environ[_LEGACY_KERAS_VAR]
-        else:
-            os.environ[_LEGACY_KERAS_VAR] = previous
+        _JOURNAL.undo_last()
         raise ImportError(
             _keras_message(
                 "tf.keras was already Keras 3 when tf1clip.estimator was imported; set %s=1 before "
@@ -304,7 +304,7 @@ def _patch_session_threads() -> bool:
     for name in SESSION_METHODS:
         method = vars(estimator_class).get(name)
         if method is not None and not getattr(method, "_tf1clip_session_threads", False):
-            setattr(estimator_class, name, _with_session_threads(method))
+            _JOURNAL.setattr(estimator_class, name, _with_session_threads(method))
             changed = True
     return changed
 
@@ -318,6 +318,7 @@ PATCHES = PatchSet(
         "session_threads": _patch_session_threads,
     },
     checked_on="tensorflow-estimator 2.15.0 on TensorFlow 2.15.1, 2.16.2, 2.21.0",
+    journal=_JOURNAL,
 )
 
 

@@ -11,7 +11,9 @@ their ``import`` statements give stand-ins for ``tensorflow`` (with
 ``tensorflow_probability`` (imported on first use); afterwards their global
 ``inspect`` gets ``getargspec`` back on Python 3.11+. Each stand-in forwards to
 the original module. TensorFlow and code that does not use TF-GAN are left as
-they are.
+they are. Each change goes through ``_JOURNAL`` (``PATCHES.undo(name)`` restores
+it: undoing ``lazy_hub_and_probability`` takes TF-GAN's modules out of
+``sys.modules``); tf1clip.fidelity lists each patch.
 """
 
 import builtins
@@ -27,7 +29,7 @@ import sys
 import types
 from typing import Any, Callable, Dict, List, Optional
 
-from tf1clip.compat._patchset import PatchSet, Shim
+from tf1clip.compat._patchset import Journal, PatchSet, Shim
 from tf1clip.contrib import _successor
 
 # tf1clip.contrib.gan namespace -> the TF-GAN module behind it.
@@ -48,6 +50,9 @@ def _tf():
     import tensorflow as tf
 
     return tf
+
+
+_JOURNAL = Journal()
 
 
 # --------------------------------------------------------------------------------------
@@ -219,15 +224,15 @@ def _import_tensorflow_gan() -> None:
         importlib.import_module("tensorflow_gan")
     finally:
         sys.meta_path.remove(finder)
+        _JOURNAL.loaded([module.__name__ for module in _gan_modules()])
 
 
 def _patch_estimator_namespace() -> bool:
     """``estimator_namespace``: on a TensorFlow without ``tf.estimator`` (2.16+), TF-GAN's modules get a
     ``tf`` whose ``estimator`` is a stand-in (``SessionRunHook`` is ``tf.compat.v1.train.SessionRunHook``)."""
-    global _estimator_patched
     if "tensorflow_gan" in sys.modules or _has_estimator():
         return False
-    _estimator_patched = True
+    _JOURNAL.setattr(sys.modules[__name__], "_estimator_patched", True)
     return True
 
 
@@ -259,7 +264,7 @@ def _patch_getargspec() -> bool:
     for module in _gan_modules():
         current = vars(module).get("inspect")
         if current is inspect:
-            setattr(module, "inspect", Shim(inspect, "inspect_getargspec", {"getargspec": _getargspec}))  # noqa: B010
+            _JOURNAL.setattr(module, "inspect", Shim(inspect, "inspect_getargspec", {"getargspec": _getargspec}))
             changed = True
     return changed
 
@@ -279,6 +284,7 @@ PATCHES = PatchSet(
     },
     checked_on="tensorflow-gan 2.1.0 on TensorFlow 2.15 and 2.21 with Python 3.11",
     requires=lambda: _require_tensorflow_gan("tf1clip's TF-GAN compatibility layer"),
+    journal=_JOURNAL,
 )
 
 

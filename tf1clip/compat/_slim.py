@@ -9,7 +9,8 @@ Nothing here imports tf-slim before a delegated name is used. Then
 docs/slim.rst, "tf-slim on TF 2"). The patches only rebind module globals of
 tf-slim's own modules (each gets a stand-in module that forwards to the
 original and adds what TensorFlow removed); TensorFlow, tf-keras and code
-that does not use tf-slim are left as they are.
+that does not use tf-slim are left as they are. Each rebinding goes through
+``_JOURNAL`` (``PATCHES.undo(name)`` restores it; tf1clip.fidelity lists each patch).
 """
 
 import contextlib
@@ -20,7 +21,7 @@ import sys
 import types
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from tf1clip.compat._patchset import PatchSet, Shim
+from tf1clip.compat._patchset import Journal, PatchSet, Shim
 from tf1clip.contrib import _successor
 
 # tf1clip.contrib namespace -> tf-slim modules searched in order.
@@ -130,6 +131,8 @@ def module_dir(namespace: str, module_globals: Dict[str, Any]) -> Callable[[], L
 # --------------------------------------------------------------------------------------
 # The compatibility layer.
 
+_JOURNAL = Journal()
+
 
 def _tensorflow():
     from tf1clip.compat._tf import tf
@@ -222,7 +225,7 @@ def _patch_moved_symbols() -> bool:
                 continue
             extra = {name: make() for name, make in moved.items() if not hasattr(value, name)}
             if extra:
-                setattr(module, global_name, Shim(value, "moved_tf_symbols", extra))
+                _JOURNAL.setattr(module, global_name, Shim(value, "moved_tf_symbols", extra))
                 changed = True
     return changed
 
@@ -275,7 +278,7 @@ def _patch_batch_norm() -> bool:
     current = vars(layers)["normalization_layers"]
     if isinstance(current, _LegacyNormalization) or not _legacy_normalization_missing(current):
         return False
-    setattr(layers, "normalization_layers", _LegacyNormalization(current))  # noqa: B010
+    _JOURNAL.setattr(layers, "normalization_layers", _LegacyNormalization(current))
     return True
 
 
@@ -351,7 +354,7 @@ def _patch_supervisor() -> bool:
     if isinstance(current, Shim):
         return False
     shim = Shim(current, "supervisor_threads_graph_mode", {"Supervisor": _graph_mode_supervisor()})
-    setattr(learning, "supervisor", shim)  # noqa: B010
+    _JOURNAL.setattr(learning, "supervisor", shim)
     return True
 
 
@@ -363,6 +366,7 @@ PATCHES = PatchSet(
     },
     checked_on="tf-slim 1.1.0 on TensorFlow 2.15, 2.16, 2.21",
     requires=lambda: _require_tf_slim("tf1clip's tf-slim compatibility layer"),
+    journal=_JOURNAL,
 )
 
 

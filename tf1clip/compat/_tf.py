@@ -2,7 +2,7 @@
 place tf1clip reaches TensorFlow's non-public names (listed in ``PRIVATE_NAMES`` and
 ``PRIVATE_INSTANCE_ATTRIBUTES``; tests/unit/test_tf_internals.py resolves them all)."""
 
-import sys
+from tf1clip.compat._excepthook import unavailable as _unavailable
 
 MIN_TF_VERSION = (2, 15)
 
@@ -11,23 +11,6 @@ _INSTALL_HINT = (
     "(or, in a tf1clip checkout: python3 -m pip install '.[cpu]'); "
     "Estimator code also needs tensorflow-estimator 2.15 (the 'estimator' extra; tf1clip.estimator)." % MIN_TF_VERSION
 )
-
-
-def _unavailable(message):
-    """The ImportError saying what to install; uncaught, its message is printed first (before the traceback)."""
-    error = ImportError(message)
-    error.tf1clip_install_hint = True
-    previous = sys.excepthook
-
-    def hook(kind, value, tb):
-        if getattr(value, "tf1clip_install_hint", False):
-            sys.stderr.write("%s\n\n" % value)
-        previous(kind, value, tb)
-
-    if not getattr(previous, "tf1clip_hook", False):
-        hook.tf1clip_hook = True
-        sys.excepthook = hook
-    return error
 
 
 try:
@@ -290,10 +273,13 @@ def adam_beta_powers(optimizer):
     return optimizer._get_beta_accumulators()
 
 
-# Op seeds of graph-seeded programs (tf1clip.seeds). ``random_seed._graph_to_seed_dict`` is the per-graph
-# counter TF 2's ``get_seed`` numbers op seeds by; the frame readers name the TF 2 functions that call ``get_seed``
-# and their locals. Checked on TF 2.15, 2.16, 2.21 (random_seed.py, random_ops.random_uniform and nn_ops._dropout
-# are the same in all three). Public replacement: none (``tf.random.set_seed`` keeps TF 2's numbering).
+# The TF 1.15 fidelity switches (tf1clip/fidelity/: seeds.py, shapes.py), whose records in
+# tf1clip/fidelity/_registry.py name every place below they change and every frame read (FrameRead).
+# ``random_seed._graph_to_seed_dict`` is the per-graph counter TF 2's ``get_seed`` numbers op seeds by; the frame
+# readers name the TF 2 functions that call ``get_seed`` and their locals. Checked on TF 2.15, 2.16, 2.21
+# (random_seed.py, random_ops.random_uniform and nn_ops._dropout are the same in all three; tests/unit/
+# test_fidelity.py finds each read function and local in the installed sources). Public replacement: none
+# (``tf.random.set_seed`` keeps TF 2's numbering).
 
 
 def graph_seed_counter():

@@ -3,6 +3,7 @@
 import ast
 import importlib.util
 
+from tf1clip import fidelity
 from tf1clip.contrib import _manifest
 from tf1clip.upgrade import _tables as T
 from tf1clip.upgrade._astutil import chains
@@ -239,111 +240,22 @@ def _graph_mode_line(scan, tf_alias, tf_stmt, log):
     return [call + "  # tf1clip-upgrade: %s TF 1 behavior" % why]
 
 
-def _graph_seed_uses(tree):
-    """``(name, node)`` of each call that sets a graph-level seed: ``set_random_seed``, ``tf_random_seed=``."""
-    uses = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call):
-            name = dotted_name(node.func) or ""
-            if name.split(".")[-1] == "set_random_seed":
-                uses.append((name, node))
-            elif any(k.arg == "tf_random_seed" for k in node.keywords):
-                uses.append(("%s(tf_random_seed=...)" % (name.split(".")[-1] or "..."), node))
-    return sorted(uses, key=lambda use: getattr(use[1], "lineno", 0))
-
-
-def _draws_seed(name):
-    """Whether a call of ``name`` may draw an op seed (a random op, an initializer, a layer or cell)."""
-    tail = name.split(".")[-1]
-    initializer = tail.endswith("_initializer") and not tail.endswith(T.DETERMINISTIC_INITIALIZERS)
-    return tail in T.SEED_DRAWERS or initializer
-
-
-def _call_name(node):
-    """``"a.b.c"`` for a call of ``a.b.c``, ``"c"`` for ``x().c(...)``, else ``""``."""
-    name = dotted_name(node.func)
-    if name is None and isinstance(node.func, ast.Attribute):
-        name = node.func.attr
-    return name or ""
-
-
-def _seed_unmatched(node):
-    """Why op seeds drawn after the call ``node`` differ from TF 1.15's, or None."""
-    full = _call_name(node)
-    for key, why in T.SEED_UNMATCHED.items():
-        if full == key or full.endswith("." + key):
-            return why
-    return None
-
-
-def _tf1_seeds_line(tree, scan, log):
-    """``tf1clip.use_tf1_random_seeds()`` where the file sets a graph-level seed, with a WARNING at each call
-    after which TensorFlow 2's op count (and so the op seeds of later random ops) differs from TF 1.15's."""
-    uses = _graph_seed_uses(tree)
-    if not uses or any(u.endswith("use_tf1_random_seeds") for u in scan.tf1clip_uses):
-        return []
-    scan.tf1clip_uses.append("tf1clip.use_tf1_random_seeds")
-    _log_at(
-        log,
-        INFO,
-        uses[0][1],
-        "%s sets a graph-level seed: added 'tf1clip.use_tf1_random_seeds()', which gives random ops without "
-        "an op-level seed TF 1.15's op seeds (and so TF 1.15's initial values and dropout masks)." % uses[0][0],
-    )
-    calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call)]
-    names = [(_call_name(c), getattr(c, "lineno", 0)) for c in calls]
-    drawn = [line for name, line in names if _draws_seed(name)]
-    for node in calls:
-        why = _seed_unmatched(node)
-        if why and any(line > getattr(node, "lineno", 0) for line in drawn):
-            _log_at(
-                log,
-                WARNING,
-                node,
-                "%s: random ops and initializers built after this call (later lines) without an op-level seed "
-                "may draw other numbers than on TF 1.15; give them a seed= to fix their numbers "
-                "(docs/oracle.rst, 'Seeds')." % why,
-            )
-    return ["tf1clip.use_tf1_random_seeds()  # tf1clip-upgrade: TF 1.15's op seeds for the graph-level seed"]
-
-
-def _holds_quotient(node):
-    """Whether the expression ``node`` is or holds (in arithmetic, a list or a tuple) a true division ``/``."""
-    if isinstance(node, ast.BinOp):
-        return isinstance(node.op, ast.Div) or _holds_quotient(node.left) or _holds_quotient(node.right)
-    if isinstance(node, (ast.List, ast.Tuple)):
-        return any(_holds_quotient(e) for e in node.elts)
-    return isinstance(node, ast.UnaryOp) and _holds_quotient(node.operand)
-
-
-def _size_quotient_call(tree):
-    """The first call of a cell, wrapper, attention mechanism, Dense layer or size-taking function (T.SIZE_*)
-    with an argument holding a true quotient (``num_units / 2``, a float under Python 3), or None."""
-    for node in sorted((n for n in ast.walk(tree) if isinstance(n, ast.Call)), key=lambda n: getattr(n, "lineno", 0)):
-        tail = _call_name(node).split(".")[-1]
-        if not (tail.endswith(T.SIZE_CLASS_SUFFIXES) or tail in T.SIZE_FUNCTIONS):
+def _fidelity_lines(tree, scan, log):
+    """The call of each fidelity switch (``tf1clip.fidelity.SWITCHES``, in order) whose detector finds a use in
+    ``tree``, with its INFO at that use and its WARNINGs, unless the file calls it already."""
+    lines = []
+    for switch in fidelity.SWITCHES:
+        call = "tf1clip.%s" % switch.how.call
+        found = switch.conversion.detect(tree)
+        if found is None or any(u.endswith(switch.how.call) for u in scan.tf1clip_uses):
             continue
-        if any(_holds_quotient(a) for a in list(node.args) + [k.value for k in node.keywords]):
-            return node
-    return None
-
-
-def _tf1_shapes_line(tree, scan, log):
-    """``tf1clip.use_tf1_shapes()`` where a size argument holds a ``/`` quotient: TF 1.15 took a whole-number
-    float as a dimension, TensorFlow 2 refuses every float."""
-    call = _size_quotient_call(tree)
-    if call is None or any(u.endswith("use_tf1_shapes") for u in scan.tf1clip_uses):
-        return []
-    scan.tf1clip_uses.append("tf1clip.use_tf1_shapes")
-    _log_at(
-        log,
-        INFO,
-        call,
-        "%s takes a quotient (/) as an argument: added 'tf1clip.use_tf1_shapes()', with which TensorFlow 2 "
-        "takes a whole-number float (num_units / 2 is 8.0 in Python 3) as a size, as TF 1.15 did (docs/upgrade.rst, "
-        "'Whole-number floats as sizes')." % _call_name(call),
-    )
-    return ["tf1clip.use_tf1_shapes()  # tf1clip-upgrade: TF 1.15 took whole-number floats (n / 2) as sizes"]
+        scan.tf1clip_uses.append(call)
+        subject, node = found
+        _log_at(log, INFO, node, switch.conversion.report % {"subject": subject, "call": call + "()"})
+        for node, message in switch.conversion.warnings(tree):
+            _log_at(log, WARNING, node, message)
+        lines.append(switch.line())
+    return lines
 
 
 def _estimator_error(uses, log):
@@ -435,7 +347,9 @@ def finish(text, tree, target="modern", input_names_tf=True):
     if scan.estimator_uses and target != "estimator":
         _estimator_error(scan.estimator_uses, log)
     _session_threads_note(tree, scan, target, log)
-    numeric_notes(tree, log, _log_at, graph_seed=bool(_graph_seed_uses(tree)))
+    numeric_notes(
+        tree, log, _log_at, graph_seed=fidelity.change("tf1_random_seeds").conversion.detect(tree) is not None
+    )
     top = _top_index(body)
     if top == len(body):
         return text, log, []  # only a docstring and __future__ imports
@@ -446,7 +360,7 @@ def finish(text, tree, target="modern", input_names_tf=True):
     if keras_lines:
         inserts.append((first.end_lineno, True, keras_lines) if after_os else (_first_line(first), False, keras_lines))
     tf_lines = [] if input_names_tf else _tf_import_line(tree, log)
-    tf1_rule_lines = _tf1_seeds_line(tree, scan, log) + _tf1_shapes_line(tree, scan, log)
+    tf1_rule_lines = _fidelity_lines(tree, scan, log)
     tf_lines += _tf1clip_import_line(tree, scan, input_tf_stmt or tree, log)
     tf_lines += _graph_mode_line(scan, tf_alias, input_tf_stmt, log) + tf1_rule_lines
     if tf_lines:

@@ -680,32 +680,5 @@ KERAS2_MODULES = ("tf1clip.estimator",)
 MODE_CALLS = ("disable_eager_execution", "disable_v2_behavior", "enable_eager_execution")
 LEGACY_KERAS_VAR = "TF_USE_LEGACY_KERAS"
 
-# Calls whose ops TensorFlow 2 counts differently from TF 1.15, so that op seeds drawn after them differ
-# (docs/oracle.rst, "Seeds"): last name component -> what differs.
-_GRADIENT_OPS = (
-    "TensorFlow 2 builds gradients with another number of ops than TF 1.15 (reduce_mean, broadcasting "
-    "arithmetic, strided slices, sparse softmax cross-entropy, while loops)"
-)
-SEED_UNMATCHED = {"gradients": _GRADIENT_OPS, "minimize": _GRADIENT_OPS, "compute_gradients": _GRADIENT_OPS}
-# Calls that draw op seeds (random ops, initializers, layers and cells that make variables).
-SEED_DRAWERS = frozenset(
-    "random_uniform uniform random_normal normal truncated_normal dropout random_shuffle shuffle multinomial "
-    "categorical random_crop random_gamma gamma get_variable Variable dense conv1d conv2d conv3d conv2d_transpose "
-    "separable_conv2d fully_connected embed_sequence dynamic_rnn static_rnn bidirectional_dynamic_rnn".split()
-)
-# Initializers that draw no op seed (``*_initializer`` names that are not random).
-DETERMINISTIC_INITIALIZERS = (
-    "variables_initializer",
-    "tables_initializer",
-    "zeros_initializer",
-    "ones_initializer",
-    "constant_initializer",
-    "identity_initializer",
-)
-# Calls whose arguments are sizes (``tf1clip.use_tf1_shapes()``): names ending with these, and these functions.
-SIZE_CLASS_SUFFIXES = ("Cell", "Wrapper", "Attention", "Dense", "TensorShape")
-SIZE_FUNCTIONS = frozenset(
-    "get_variable placeholder dense fully_connected embed_sequence conv1d conv2d conv3d zero_state".split()
-)
 # ``ConfigProto`` keywords TF 2 may ignore (``_fixes``' thread-count note).
 THREAD_KEYWORDS = ("intra_op_parallelism_threads", "inter_op_parallelism_threads")

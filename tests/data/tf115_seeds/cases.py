@@ -4,7 +4,8 @@
 (``style="graph"``), or also with op-level seeds where the construct takes one (``style="graph+op"``),
 and returns the seeds of its random ops and a summary of every variable's initial value and of every
 fetched tensor. ``tf`` is TF 1.15's ``tf`` or TF 2's ``tf.compat.v1`` (graph mode, TF 1 behaviour);
-``ns`` holds ``layers``, ``contrib_layers``, ``slim``, ``rnn_cell``, ``contrib_rnn`` and ``seq2seq``.
+``ns`` holds ``layers``, ``contrib_layers``, ``slim``, ``rnn_cell``, ``contrib_rnn``, ``seq2seq`` and ``ones_like``
+(``tf.ones_like``: TensorFlow 2's, not ``tf.compat.v1``'s, on TF 2).
 """
 
 import numpy as np
@@ -213,11 +214,15 @@ def tensordot_then_random(tf, ns, seed):
 
 
 def ones_like_then_random(tf, ns, seed):
-    """``tf.ones_like``: TF 1.15 made ``Shape``, ``Const`` and ``Fill``; TF 2 one ``OnesLike`` or ``Const``."""
+    """``tf.ones_like``: TF 1.15 made ``Shape``, ``Const`` and ``Fill``; TF 2 one ``OnesLike`` or ``Const``.
+
+    ``ns.ones_like`` is TensorFlow 2's ``tf.ones_like``, which converted programs (and tf1clip's ``AttentionWrapper``)
+    call; ``tf.compat.v1.ones_like`` still builds TF 1.15's three ops.
+    """
     x = _x(tf, [3, 2])
-    a = tf.ones_like(x)
-    b = tf.ones_like(tf.zeros([2, 3]), dtype=tf.int32)
-    c = tf.ones_like(x, name="mine")
+    a = ns.ones_like(x)
+    b = ns.ones_like(tf.zeros([2, 3]), dtype=tf.int32)
+    c = ns.ones_like(x, name="mine")
     return [a, b, c, tf.random_normal([3], seed=seed), tf.get_variable("after", [2, 2]).initialized_value()]
 
 

@@ -31,6 +31,7 @@ def main():
         rnn_cell=tf.nn.rnn_cell,
         contrib_rnn=tf.contrib.rnn,
         seq2seq=tf.contrib.seq2seq,
+        ones_like=tf.ones_like,
     )
     refs = {"tensorflow": tf.__version__, "cases": {}}
     for name, (_, op_seeds) in sorted(cases.CASES.items()):
