@@ -1,5 +1,5 @@
 """Records what mlp_train_py2.py computes on TF 1.15 under Python 2.7, unchanged, for
-tests/subprocess/test_upgrade_python2.py. Run ONCE, with Python 3, naming a Python 2.7 and a folder where its pip
+tests/subprocess/test_python2_program_upgraded.py. Run ONCE, with Python 3, naming a Python 2.7 and a folder where its pip
 installed TensorFlow 1.15.0 (the last TensorFlow with Python 2 wheels)::
 
     ~/.pyenv/versions/2.7.18/bin/pip install --target SITE grpcio==1.39.0 numpy==1.16.6 h5py==2.10.0 \\

@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-"""A Python 2 TF 1 training script in 2016-2017 style, for tests/subprocess/test_upgrade_python2.py.
+"""A Python 2 TF 1 training script in 2016-2017 style, for tests/subprocess/test_python2_program_upgraded.py.
 
 Python 2 on purpose: print statements, xrange loops, dict.iteritems over a feed dict, cPickle, map/zip/keys used as
 lists, sizes, ranges and indices computed with integer `/`, tf.contrib.layers. make_refs.py runs it unchanged on
