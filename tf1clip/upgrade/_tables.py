@@ -299,6 +299,16 @@ DISTRIBUTE = ("OneDeviceStrategy", "MirroredStrategy")
 for _name in DISTRIBUTE:
     CONTRIB_RENAMES["tf.contrib.distribute." + _name] = "tf.distribute." + _name
 
+# TensorForestEstimator (tf.contrib.learn in TF 0.12-1.0, tf.contrib.tensor_forest.client.random_forest since): not
+# re-created, not routed. Its training ran tensor_forest's own C++ kernels, which left with tf.contrib; TensorFlow
+# Decision Forests is the maintained successor (Keras models, not Estimators).
+_TENSOR_FOREST = (
+    "TensorForestEstimator is not re-created: its training ops (tensor_forest's C++ kernels) left with tf.contrib and "
+    "nothing ports them to TensorFlow 2. Its successor is TensorFlow Decision Forests (python3 -m pip install "
+    "tensorflow_decision_forests; tensorflow_decision_forests.keras.RandomForestModel, a Keras model), or keep this "
+    "program on TensorFlow 1.15"
+)
+
 # The successor of each contrib module nothing maintained replaces symbol for symbol.
 SUCCESSORS = {
     "tf.contrib.gan": "TF-GAN 2.1.0 (tensorflow_gan), which tf1clip.contrib.gan routes to, has no such name",
@@ -315,12 +325,19 @@ SUCCESSORS = {
     "training moved to Keras models in the tensorflow-model-optimization package "
     "(tfmot.quantization.keras.quantize_model)",
     "tf.contrib.tpu": "use tf.compat.v1.tpu and tf.distribute.TPUStrategy",
-    "tf.contrib.learn": "tf1clip.contrib.learn re-creates only Estimator, RunConfig, ModelFnOps, ModeKeys, "
-    "Experiment, learn_runner, make_export_strategy, preprocessing and datasets.base (docs/learn.rst); the canned "
-    "learn estimators become tf1clip.estimator's (DNNClassifier, LinearRegressor ...), the rest has no maintained "
-    "successor: port it to tf.estimator (tf1clip.estimator) or tf.keras",
-    "tf.contrib.learn.models": "build the model with tf.compat.v1.layers or tf.keras; the canned estimators "
-    "are tf1clip.estimator's (DNNClassifier, LinearRegressor ...)",
+    "tf.contrib.learn": "tf1clip.contrib.learn re-creates Estimator, SKCompat, the canned DNN, Linear and "
+    "DNNLinearCombined estimators with their heads, RunConfig, Experiment, learn_runner, the export utils, datasets, "
+    "monitors, ops, models and preprocessing (docs/learn.rst), not this one (KMeansClustering, SVM, "
+    "LogisticRegressor, DynamicRnnEstimator, learn_io, graph_actions ...): port it to tf.estimator "
+    "(tf1clip.estimator) or tf.keras",
+    "tf.contrib.learn.models": "tf1clip.contrib.learn.models re-creates linear_regression and logistic_regression "
+    "(and their _zero_init forms) only; use tf.compat.v1.nn.static_bidirectional_rnn for bidirectional_rnn and "
+    "build get_rnn_model's network with tf.compat.v1.nn.rnn_cell or tf.keras",
+    "tf.contrib.learn.monitors.ExportMonitor": "pass an ExportStrategy (tf1clip.contrib.learn.make_export_strategy) "
+    "to tf1clip.contrib.learn.Experiment, as TF 1.15 advised: ExportMonitor called the deprecated Estimator.export",
+    "tf.contrib.learn.TensorForestEstimator": _TENSOR_FOREST,
+    "tf.contrib.learn.python.learn.estimators.random_forest": _TENSOR_FOREST,
+    "tf.contrib.tensor_forest.client.random_forest": _TENSOR_FOREST,
     "tf.contrib.estimator": "tf1clip.estimator (tensorflow-estimator 2.15's API) has no such name",
     "tf.contrib.estimator.replicate_model_fn": "use tf.distribute.MirroredStrategy, passed as "
     "tf.estimator.RunConfig(train_distribute=...), with the unwrapped model_fn",
