@@ -34,8 +34,11 @@ setup(
     long_description_content_type="text/x-rst",
     license_expression="Apache-2.0",
     packages=find_packages(include=["tf1clip", "tf1clip.*"]),
+    # tf.contrib.learn.datasets' bundled CSV files (load_iris, load_boston, load_dbpedia's fake data), as TF 1.15.
+    package_data={"tf1clip.contrib.learn.datasets": ["data/*.csv"]},
     python_requires=">=3.9",
-    install_requires=["numpy"],
+    # fissix (the maintained fork of lib2to3, pure Python): tf1clip-upgrade converts Python 2 sources with it.
+    install_requires=["numpy", "fissix>=24.4"],
     extras_require={
         "cpu": ["tensorflow-cpu>=2.15"],
         "tf": ["tensorflow>=2.15"],

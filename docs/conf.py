@@ -13,7 +13,7 @@ import tf1clip  # noqa: E402
 project = "tf1clip"
 author = "tf1clip developers"
 release = version = tf1clip.__version__
-extensions = ["sphinx.ext.autodoc", "sphinx.ext.napoleon", "manifest_table", "fidelity_table"]
+extensions = ["sphinx.ext.autodoc", "sphinx.ext.napoleon", "manifest_table", "fidelity_table", "results"]
 exclude_patterns = ["_build"]
 autodoc_member_order = "bysource"
 html_theme = "alabaster"

@@ -4,8 +4,16 @@ import sys
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
+import companion  # noqa: E402
+
+if companion.is_companion():  # tests/keras2's process: Keras 2, chosen before TensorFlow is imported
+    os.environ["TF_USE_LEGACY_KERAS"] = "1"
+
 import pytest  # noqa: E402
 import tensorflow as tf  # noqa: E402
+
+# Why tf1clip.estimator is missing in the companion (its tests skip, or fail under TF1CLIP_REQUIRE_ESTIMATOR=1).
+ESTIMATOR_MISSING = companion.enter_tf1_mode(tf) if companion.is_companion() else None
 
 
 def _behavior():
@@ -20,7 +28,8 @@ def _behavior():
         "control_flow_v2": tf.compat.v1.control_flow_v2_enabled(),
         "tensorshape_v2": tensor_shape._TENSORSHAPE_V2_OVERRIDE,
         "tensor_equality": tf.Tensor._USE_EQUALITY,
-        # Estimators run in subprocesses: tf1clip.estimator patches TF and may set TF_USE_LEGACY_KERAS.
+        # Estimators run in the companion or in subprocesses: tf1clip.estimator patches TF and may set
+        # TF_USE_LEGACY_KERAS.
         "tf1clip.estimator imported": "tf1clip.estimator" in sys.modules,
         "TF_USE_LEGACY_KERAS": os.environ.get("TF_USE_LEGACY_KERAS"),
     }
@@ -30,7 +39,7 @@ def _behavior():
 def _keeps_tf_behavior():
     """Fails a test that changes TF's process-wide behavior or imports tf1clip.estimator: every later test in the
     process would run under it (eager execution cannot be turned back on). Run such code in a subprocess
-    (helpers.run_python)."""
+    (tests/keras2, helpers.run_python)."""
     before = _behavior()
     yield
     after = _behavior()
@@ -52,18 +61,21 @@ def sess(graph):
         yield s
 
 
-# The folder of a test module gives its markers. tests/unit and tests/upgrade are the quick loop
-# (python3 -m pytest tests -m "not slow"): their tests may not start processes (_quick_tests_start_no_process).
+# The folder of a test module gives its markers. tests/unit, tests/upgrade and tests/keras2 (in the companion
+# process, tests/companion.py) are the quick loop (python3 -m pytest tests -m "not slow"): their tests may not
+# start processes (_quick_tests_start_no_process); a test there marked slow explicitly is left out of it.
 FOLDERS = {
     "unit": (),
     "upgrade": (),
+    "keras2": ("keras2",),
     "subprocess": ("subprocess", "slow"),
     "oracle": ("oracle", "slow"),
 }
 MARKERS = {
+    "keras2": "in tests/keras2: runs in the companion process in TF 1 mode (Keras 2, v1 behavior, tf1clip.estimator)",
     "subprocess": "in tests/subprocess: starts other processes (Keras 2 workers, clusters, Estimators, the CLI)",
     "oracle": "in tests/oracle: compares with TensorFlow 1.15 (runs it, or its recorded numbers)",
-    "slow": "subprocess or oracle: left out of the quick loop, python3 -m pytest tests -m 'not slow'",
+    "slow": "subprocess or oracle, or marked: left out of the quick loop, python3 -m pytest tests -m 'not slow'",
 }
 TESTS = os.path.dirname(os.path.abspath(__file__))
 
@@ -71,6 +83,7 @@ TESTS = os.path.dirname(os.path.abspath(__file__))
 def pytest_configure(config):
     for name, text in MARKERS.items():
         config.addinivalue_line("markers", "%s: %s" % (name, text))
+    companion.configure(config)
 
 
 def folder_markers(path):
@@ -92,8 +105,9 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.fixture(autouse=True)
 def _quick_tests_start_no_process(request):
-    """Fails a test of tests/unit or tests/upgrade that starts a process: the quick loop would be slow. Such a test
-    belongs in tests/subprocess (or tests/oracle)."""
+    """Fails a test of the quick loop (tests/unit, tests/upgrade, tests/keras2) that starts a process: the quick loop
+    would be slow. Such a test belongs in tests/subprocess (or tests/oracle). The companion process is started by
+    the session (tests/companion.py), not by a test."""
     if request.node.get_closest_marker("slow"):
         yield
         return

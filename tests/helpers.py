@@ -81,6 +81,23 @@ def np_global_norm(arrays):
     return float(np.sqrt(sum(np.sum(np.square(np.asarray(a, np.float64))) for a in arrays)))
 
 
+def assert_matches_recorded(got, ref, none_gradient_is_zeros=False):
+    """A case's values (``{"variables", "outputs", "grads"}``, as the ``run_case`` of tests/data/tf115_*/ return
+    them) equal TF 1.15's recorded ``ref``: the same variable names, output and gradient keys, every value to rtol
+    1e-5 (atol 1e-6). With ``none_gradient_is_zeros``, a recorded 0.0 (TF 1.15 had no gradient, None) also matches
+    an all-zero array (TF 2's while_v2 gives zeros)."""
+    assert "error" not in got, got.get("error")
+    assert got["variables"] == ref["variables"]
+    for part, what in (("outputs", "output "), ("grads", "gradient ")):
+        assert sorted(got[part]) == sorted(ref[part])
+        for key, value in ref[part].items():
+            mine, theirs = np.asarray(got[part][key]), np.asarray(value)
+            if none_gradient_is_zeros and theirs.shape == () and theirs == 0.0 and mine.shape != ():
+                assert not np.any(mine), what + key
+                continue
+            np.testing.assert_allclose(mine, theirs, rtol=1e-5, atol=1e-6, err_msg=what + key)
+
+
 def skip_without_estimator(missing):
     """Skips the test, ``missing`` saying why tf1clip.estimator is not there; fails instead under
     ``TF1CLIP_REQUIRE_ESTIMATOR=1`` (CI)."""

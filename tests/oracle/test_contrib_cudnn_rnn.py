@@ -1,31 +1,13 @@
-"""tf.contrib.cudnn_rnn's layers (tf1clip.contrib.cudnn_rnn): CudnnLSTM, CudnnGRU, CudnnRNNTanh, CudnnRNNRelu.
+"""tf.contrib.cudnn_rnn (tf1clip.contrib.cudnn_rnn): converted spellings, and a CudnnLSTM language model whose
+checkpoint TF 1.15 restores into its cuDNN-compatible cells.
 
-They need Keras 2 (tf.compat.v1.layers): the cases in tests/oracle/_contrib_cudnn_rnn_cases.py run in one subprocess
-with ``TF_USE_LEGACY_KERAS=1`` and each is reported here. They compare the layers with TF 1.15.5's
-cuDNN-compatible cells restored from the same canonical checkpoint (tests/data/tf115_cudnn/refs.json), with
-NumPy's cuDNN equations (two bias vectors), with a NumPy model of cuDNN's opaque layout, and check TF 1.15's
-variable and checkpoint names; a GPU case compares TF's cuDNN kernels with the CPU path where a GPU exists.
+The layers themselves (TF 1.15's canonical weights, NumPy's cuDNN equations, the opaque layout, variable and
+checkpoint names) are tested in TF 1 mode by tests/keras2/test_cudnn_rnn_layers.py.
 """
 
 import os
 
 import pytest
-
-from helpers import case_names
-from helpers import report_case
-from helpers import run_cases
-
-CASES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_contrib_cudnn_rnn_cases.py")
-
-
-@pytest.fixture(scope="module")
-def results(tmp_path_factory):
-    return run_cases(CASES, str(tmp_path_factory.mktemp("cudnn") / "cases.xml"))
-
-
-@pytest.mark.parametrize("case", case_names(CASES))
-def test_cudnn_rnn_case(results, case):
-    report_case(results, case)
 
 
 def test_upgrade_converts_every_spelling_without_errors():

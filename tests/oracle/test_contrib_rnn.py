@@ -14,10 +14,9 @@ import sys
 
 import re
 
-import numpy as np
 import pytest
 import tensorflow as tf
-from helpers import load_cases
+from helpers import assert_matches_recorded, load_cases
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -57,15 +56,7 @@ def test_every_public_name_of_tf115_contrib_rnn_is_provided(actual):
 
 @pytest.mark.parametrize("name", cases.CASES)
 def test_matches_tf115(actual, name):
-    got, ref = actual["cases"][name], REFS["cases"][name]
-    assert "error" not in got, got.get("error")
-    assert got["variables"] == ref["variables"]
-    assert sorted(got["outputs"]) == sorted(ref["outputs"])
-    for key, value in ref["outputs"].items():
-        np.testing.assert_allclose(got["outputs"][key], value, rtol=1e-5, atol=1e-6, err_msg="output " + key)
-    assert sorted(got["grads"]) == sorted(ref["grads"])
-    for key, value in ref["grads"].items():
-        np.testing.assert_allclose(got["grads"][key], value, rtol=1e-5, atol=1e-6, err_msg="gradient " + key)
+    assert_matches_recorded(actual["cases"][name], REFS["cases"][name])
 
 
 CHECKS = {

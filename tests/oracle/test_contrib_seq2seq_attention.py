@@ -27,6 +27,7 @@ DATA = os.path.join(os.path.dirname(HERE), "data", "tf115_seq2seq", "attention")
 sys.path.insert(0, DATA)
 
 import attention_cases as cases  # noqa: E402
+from helpers import assert_matches_recorded  # noqa: E402
 
 with open(os.path.join(DATA, "refs.json")) as _f:
     REFS = json.load(_f)
@@ -54,26 +55,9 @@ def test_refs_cover_every_case():
     assert sorted(REFS["cases"]) == sorted(cases.CASES)
 
 
-def _assert_close(got, ref, what):
-    got, ref = np.asarray(got), np.asarray(ref)
-    if ref.shape == () and ref == 0.0 and got.shape != ():
-        # TF 1.15's while loop had no gradient (None) where TF 2's while_v2 gives zeros.
-        assert not np.any(got), what
-        return
-    np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-6, err_msg=what)
-
-
 @pytest.mark.parametrize("name", cases.CASES)
 def test_matches_tf115(actual, name):
-    got, ref = actual["cases"][name], REFS["cases"][name]
-    assert "error" not in got, got.get("error")
-    assert got["variables"] == ref["variables"]
-    assert sorted(got["outputs"]) == sorted(ref["outputs"])
-    for key, value in ref["outputs"].items():
-        _assert_close(got["outputs"][key], value, "output " + key)
-    assert sorted(got["grads"]) == sorted(ref["grads"])
-    for key, value in ref["grads"].items():
-        _assert_close(got["grads"][key], value, "gradient " + key)
+    assert_matches_recorded(actual["cases"][name], REFS["cases"][name], none_gradient_is_zeros=True)
 
 
 def test_variable_names_are_tf115s():

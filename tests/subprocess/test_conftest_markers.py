@@ -33,7 +33,8 @@ def _pytest(tree, *args):
 def _tree(tmp_path):
     tests = tmp_path / "tests"
     tests.mkdir()
-    shutil.copy(os.path.join(TESTS, "conftest.py"), str(tests / "conftest.py"))
+    for name in ("conftest.py", "companion.py"):
+        shutil.copy(os.path.join(TESTS, name), str(tests / name))
     for folder in ("unit", "upgrade", "subprocess", "oracle"):
         (tests / folder).mkdir()
         (tests / folder / ("test_%s_starts.py" % folder)).write_text(_STARTS)

@@ -1,30 +1,12 @@
-"""tf1clip.contrib.learn: the Estimator/Experiment cases (tests/subprocess/_contrib_learn_cases.py) in a fresh interpreter, the
-datasets helpers, and tf1clip-upgrade's conversion of tf.contrib.learn in its spellings."""
-
-import os
+"""tf1clip.contrib.learn: the datasets helpers, and tf1clip-upgrade's conversion of tf.contrib.learn in its spellings
+(the Estimator/Experiment tests: tests/keras2/test_contrib_learn_estimator.py)."""
 
 import numpy as np
 import pytest
 
-from helpers import case_names
-from helpers import report_case
-from helpers import run_cases
 from helpers import upgrade
 from helpers import upgrade_issues
 from tf1clip.contrib.learn.datasets import base
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-CASES = os.path.join(ROOT, "tests", "subprocess", "_contrib_learn_cases.py")
-
-
-@pytest.fixture(scope="module")
-def results(tmp_path_factory):
-    return run_cases(CASES, str(tmp_path_factory.mktemp("learn") / "cases.xml"))
-
-
-@pytest.mark.parametrize("case", case_names(CASES))
-def test_learn_case(results, case):
-    report_case(results, case)
 
 
 def test_load_csv_with_and_without_header(tmp_path):
@@ -93,16 +75,66 @@ def test_upgrade_leaves_what_tf1clip_does_not_provide_an_error_naming_the_succes
             """\
             import tensorflow as tf
             from tensorflow.contrib.learn.python.learn.estimators import rnn_common
-            c = tf.contrib.learn.DNNClassifier(hidden_units=[3], feature_columns=cols)
-            m = tf.contrib.learn.models.logistic_regression(x, y)
+            f = tf.contrib.learn.TensorForestEstimator(params)
+            g = tf.contrib.tensor_forest.client.random_forest.TensorForestEstimator(params)
+            m = tf.contrib.learn.models.bidirectional_rnn(fw, bw, x)
             ops = rnn_common.get_eval_metric_ops(p, q, r)
+            e = tf.contrib.learn.monitors.ExportMonitor(every_n_steps=10, export_dir="x")
+            k = tf.contrib.learn.KMeansClustering(3)
             """
         )
     )
-    assert [line for line, _ in errors] == [3, 4, 5]
-    assert "tf1clip.contrib.learn re-creates only" in errors[0][1] and "tf1clip.estimator" in errors[0][1]
-    assert "canned estimators are tf1clip.estimator's" in errors[1][1]
-    assert "rnn_common.get_eval_metric_ops" in errors[2][1]
+    assert [line for line, _ in errors] == [3, 4, 5, 6, 7, 8]
+    for line in (0, 1):
+        assert "TensorFlow Decision Forests (python3 -m pip install tensorflow_decision_forests" in errors[line][1]
+    assert "tf.compat.v1.nn.static_bidirectional_rnn" in errors[2][1]
+    assert "rnn_common.get_eval_metric_ops" in errors[3][1]
+    assert "pass an ExportStrategy (tf1clip.contrib.learn.make_export_strategy)" in errors[4][1]
+    assert "not this one (KMeansClustering, SVM" in errors[5][1] and "tf1clip.estimator" in errors[5][1]
+
+
+CANNED = """\
+    import tensorflow as tf
+    from tensorflow.contrib.learn.python.learn.datasets import mnist
+    from tensorflow.contrib.learn.python.learn.estimators import dnn
+    from tensorflow.contrib.learn.python.learn.estimators import head as head_lib
+    from tensorflow.contrib.learn.python.learn import monitors as monitor_lib
+    from tensorflow.contrib import learn
+    data = mnist.read_data_sets("MNIST_data", one_hot=True)
+    iris = tf.contrib.learn.datasets.load_iris()
+    cols = tf.contrib.learn.infer_real_valued_columns_from_input(iris.data)
+    c = dnn.DNNClassifier(hidden_units=[3], feature_columns=cols)
+    r = tf.contrib.learn.DNNLinearCombinedRegressor(linear_feature_columns=cols, dnn_feature_columns=cols)
+    l = learn.LinearClassifier(feature_columns=[tf.contrib.layers.real_valued_column("x", dimension=4)])
+    h = head_lib.multi_class_head(3)
+    v = monitor_lib.ValidationMonitor(iris.data, iris.target, every_n_steps=50, early_stopping_rounds=200)
+    s = tf.contrib.learn.monitors.StopAtStep(num_steps=10)
+    p, loss = tf.contrib.learn.models.logistic_regression(x, y)
+    o = learn.ops.softmax_classifier(x, y, w, b)
+    d = tf.contrib.learn.datasets.base.load_boston()
+    """
+
+
+@pytest.mark.parametrize("target", ["modern", "estimator"])
+def test_upgrade_converts_the_canned_estimators_datasets_monitors_ops_and_models(target):
+    result = upgrade(CANNED, target=target)
+    assert upgrade_issues(result) == []
+    lines = result.text.splitlines()
+    for line in [
+        "from tf1clip.contrib.learn.datasets import mnist",
+        "from tf1clip.contrib.learn import dnn",
+        "from tf1clip.contrib.learn import head as head_lib",
+        "from tf1clip.contrib.learn import monitors as monitor_lib",
+        "iris = tf1clip.contrib.learn.datasets.load_iris()",
+        "cols = tf1clip.contrib.learn.infer_real_valued_columns_from_input(iris.data)",
+        "r = tf1clip.contrib.learn.DNNLinearCombinedRegressor(linear_feature_columns=cols, dnn_feature_columns=cols)",
+        'l = learn.LinearClassifier(feature_columns=[tf1clip.contrib.layers.real_valued_column("x", dimension=4)])',
+        "s = tf1clip.contrib.learn.monitors.StopAtStep(num_steps=10)",
+        "p, loss = tf1clip.contrib.learn.models.logistic_regression(x, y)",
+        "d = tf1clip.contrib.learn.datasets.base.load_boston()",
+    ]:
+        assert line in lines, line
+    assert "tf.contrib" not in result.text
 
 
 def test_learn_run_config_with_a_core_estimator_is_one_consistent_conversion():

@@ -496,7 +496,14 @@ def test_notebook_is_converted_cell_by_cell(tmp_path):
     after = json.loads(out.read_text())
     assert [c["cell_type"] for c in after["cells"]] == [c["cell_type"] for c in before["cells"]]
     assert after["cells"][0] == before["cells"][0]  # markdown untouched
-    assert after["metadata"] == before["metadata"]
+    # Its kernel is Python 2: converted as Python 2, and its kernel is now python3 (docs/upgrade.rst, "Python 2 sources").
+    assert before["metadata"]["kernelspec"]["name"] == "python2"
+    assert after["metadata"]["kernelspec"] == {"display_name": "Python 3", "language": "python", "name": "python3"}
+    assert after["metadata"]["language_info"] == {"name": "python", "pygments_lexer": "ipython3"}
+    others = [
+        {k: v for k, v in m["metadata"].items() if k not in ("kernelspec", "language_info")} for m in (before, after)
+    ]
+    assert others[0] == others[1]
     assert after["cells"][1]["source"] == [
         "%matplotlib inline\n",
         "import json\n",
@@ -814,10 +821,10 @@ def test_tf_estimator_becomes_tf1clip_estimator(tmp_path):
 
 def test_unparsable_file_is_an_error_and_is_left_unchanged(tmp_path):
     broken = tmp_path / "broken.py"
-    broken.write_text("import tensorflow as tf\nprint 'TF1 era, Python 2'\n")
+    broken.write_text("import tensorflow as tf\nprint 'neither Python 2 nor 3' +\n")
     status, report = _run(["--infile", str(broken), "--inplace"], tmp_path)
     assert status == 1
-    assert broken.read_text() == "import tensorflow as tf\nprint 'TF1 era, Python 2'\n"
+    assert broken.read_text() == "import tensorflow as tf\nprint 'neither Python 2 nor 3' +\n"
     assert "broken.py:0:0: ERROR: Failed to parse" in report
 
 

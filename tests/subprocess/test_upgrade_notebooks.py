@@ -173,12 +173,11 @@ def test_log_lines_count_the_code_cells_lines(tmp_path):
 
 
 def test_a_cell_that_is_not_python_is_named(tmp_path):
-    cells = [code("import tensorflow as tf\n"), markdown("m"), code("x = 1\nprint 'py2'\n")]
+    cells = [code("import tensorflow as tf\n"), markdown("m"), code("x = 1\ny = = 2\n")]
     result, after, _ = _convert(tmp_path, cells)
     assert result.status == "failed"
     assert [e.message for e in result.errors] == [
-        "Failed to parse cell 3, line 2 (SyntaxError: Missing parentheses in call to 'print'. Did you mean "
-        "print(...)?); the file was left unchanged."
+        "Failed to parse cell 3, line 2 (SyntaxError: invalid syntax); the file was left unchanged."
     ]
     assert after == _notebook(cells)
 

@@ -4,6 +4,7 @@
 import collections
 import os
 
+import companion
 import conftest
 import pytest
 
@@ -45,6 +46,7 @@ def test_workers_and_cases_sit_beside_process_starting_tests():
         ("upgrade/test_x.py", ()),
         ("subprocess/test_x.py", ("subprocess", "slow")),
         ("oracle/test_x.py", ("oracle", "slow")),
+        ("keras2/test_x.py", ("keras2",)),
         ("test_x.py", ()),
     ],
 )
@@ -52,7 +54,20 @@ def test_a_module_gets_the_markers_of_its_folder(path, markers):
     assert conftest.folder_markers(os.path.join(TESTS, path)) == markers
 
 
-def test_the_quick_loop_is_unit_and_upgrade_and_slow_is_subprocess_and_oracle():
+def test_the_quick_loop_is_unit_upgrade_and_keras2_and_slow_is_subprocess_and_oracle():
     quick = sorted(f for f, markers in conftest.FOLDERS.items() if "slow" not in markers)
     slow = sorted(f for f, markers in conftest.FOLDERS.items() if "slow" in markers)
-    assert (quick, slow) == (["unit", "upgrade"], ["oracle", "subprocess"])
+    assert (quick, slow) == (["keras2", "unit", "upgrade"], ["oracle", "subprocess"])
+
+
+def test_the_companion_takes_the_keras2_part_of_the_paths():
+    keras2 = os.path.join(TESTS, "keras2")
+    root = os.path.dirname(TESTS)
+    assert companion.companion_args(["tests"], root) == [keras2]
+    assert companion.companion_args(["."], TESTS) == [keras2]
+    assert companion.companion_args(["tests/unit", "tests/upgrade/test_x.py"], root) == []
+    assert companion.companion_args(["tests/keras2/test_a.py::test_b[1]", "tests/keras2/test_a.py"], root) == [
+        "tests/keras2/test_a.py::test_b[1]",
+        "tests/keras2/test_a.py",
+    ]
+    assert companion.companion_args(["tests/keras2x"], root) == []

@@ -44,7 +44,8 @@ ODD = {
     "private.py": (CONVERTIBLE.encode(), "converted", 0o600),
     "same.py": (UNCHANGED.encode(), "unchanged", 0o755),
     "deep.py": (DEEP.encode(), "failed", 0o644),
-    "python2.py": (b"import tensorflow as tf\nprint 'hello'\n", "failed", 0o644),
+    "python2.py": (b"import tensorflow as tf\nprint 'hello'\n" + CONVERTIBLE.encode()[24:], "converted", 0o644),
+    "neither_2_nor_3.py": (b"import tensorflow as tf\nprint 'hello' +\n", "failed", 0o644),
     "not_utf8.py": (b"import tensorflow as tf\nname = '\xff\xfe'\n", "failed", 0o644),
     "bad_cookie.py": (b"# -*- coding: no-such-codec -*-\nx = 1\n", "failed", 0o644),
     "nul.py": (b"x = 1\x00\n", "failed", 0o644),
@@ -52,7 +53,7 @@ ODD = {
     "cells_dict.ipynb": (json.dumps({"cells": {"a": 1}}).encode(), "failed", 0o644),
     "cell_list_of_ints.ipynb": (_notebook([_code_cell([1, 2])]).encode(), "failed", 0o644),
     "not_json.ipynb": (b"{ this is not json", "failed", 0o644),
-    "code_fails.ipynb": (_notebook([_code_cell("print 'py2'\n")]).encode(), "failed", 0o644),
+    "code_fails.ipynb": (_notebook([_code_cell("print 'py2' +\n")]).encode(), "failed", 0o644),
     "good.ipynb": (_notebook([_code_cell(CONVERTIBLE)]).encode(), "converted", 0o640),
     "same.ipynb": (
         json.dumps({"cells": [_code_cell(UNCHANGED)], "nbformat": 4}, indent=4).encode(),

@@ -133,16 +133,18 @@ def test_upgraded_tfprof_and_hparams_targets_import():
 
 
 def test_learn_models_and_quantize_stay_errors_naming_the_replacement():
-    # tf.contrib.learn's Estimator, RunConfig and Experiment are tf1clip.contrib.learn's (tests/subprocess/test_contrib_learn.py).
+    # tf.contrib.learn's Estimator, canned estimators and models.logistic_regression are tf1clip.contrib.learn's
+    # (tests/subprocess/test_contrib_learn.py); get_rnn_model is not.
     errors = upgrade_issues(
         upgrade(
             """\
             import tensorflow as tf
-            m = tf.contrib.learn.models.logistic_regression(x, y)
+            m = tf.contrib.learn.models.get_rnn_model(8, "lstm", 1, f, False, g, None, None, None, None, None)
             tf.contrib.quantize.create_training_graph(quant_delay=100)
             """
         )
     )
     assert [line for line, _ in errors] == [2, 3]
-    assert "canned estimators" in errors[0][1]
+    assert "re-creates linear_regression and logistic_regression" in errors[0][1]
+    assert "get_rnn_model's network with tf.compat.v1.nn.rnn_cell or tf.keras" in errors[0][1]
     assert "no graph-rewrite successor" in errors[1][1] and "tensorflow-model-optimization" in errors[1][1]

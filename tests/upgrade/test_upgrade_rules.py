@@ -47,7 +47,7 @@ def test_tf1clips_own_targets_exist():
             assert set(names) <= set(_manifest.names(module)), contrib
             continue
         if module.startswith("tf1clip.contrib.learn"):
-            continue  # they import tf1clip.estimator: tests/subprocess/_contrib_learn_cases.py checks them in a subprocess
+            continue  # they import tf1clip.estimator: tests/keras2/test_contrib_learn_estimator.py checks them
         target = importlib.import_module(module)
         for name in names:
             # tf1clip.contrib.rnn (and tf1clip.contrib's Keras-2 modules) resolve names on first use: __all__

@@ -248,6 +248,17 @@ def lookup_ops():
     return module
 
 
+def broadcast_weights(weights, values):
+    """``weights_broadcast_ops.broadcast_weights``: ``weights`` times ``ones_like(values)`` after TF's
+    broadcastability assertion (``weights`` itself when the static shapes already match), which TF 1.15's
+    ``tf.contrib.learn`` heads applied to example weights. Checked on TF 2.15, 2.16, 2.21. Public replacement:
+    none (``tf.broadcast_to`` makes other ops and asserts nothing).
+    """
+    from tensorflow.python.ops import weights_broadcast_ops
+
+    return weights_broadcast_ops.broadcast_weights(weights, values)
+
+
 # The v1 Optimizer's subclassing protocol, used by tf1clip.contrib.opt's optimizers
 # (subclasses of tf.compat.v1.train.Optimizer, as contrib's were): checked on TF 2.15,
 # 2.16, 2.21. Public replacement: none for v1 optimizers (Keras optimizers have
@@ -484,6 +495,7 @@ PRIVATE_NAMES = [
     ("tensorflow.python.ops.lookup_ops", "IdTableWithHashBuckets"),
     ("tensorflow.python.ops.lookup_ops", "FastHashSpec"),
     ("tensorflow.python.framework.op_def_registry", "get"),
+    ("tensorflow.python.ops.weights_broadcast_ops", "broadcast_weights"),
 ]
 
 # (class path, attribute) for the private attributes that instances get in ``__init__``.

@@ -56,6 +56,17 @@ _TFIO = "tensorflow-io"
 _TFA = "tensorflow-addons"
 _TFP = "tensorflow-probability"
 _TFDF = "tensorflow-decision-forests"
+# TensorForestEstimator (tf.contrib.learn in TF 0.12-1.0, tf.contrib.tensor_forest.client.random_forest since): not
+# re-created, not routed. Its training ran tensor_forest's own C++ kernels, which left with tf.contrib; TensorFlow
+# Decision Forests is the maintained successor (Keras models, not Estimators).
+_TENSOR_FOREST = Decision(
+    PACKAGE,
+    "TensorForestEstimator is not re-created: its training ops (tensor_forest's C++ kernels) left with tf.contrib and "
+    "nothing ports them to TensorFlow 2. Its successor is TensorFlow Decision Forests (python3 -m pip install "
+    "tensorflow_decision_forests; tensorflow_decision_forests.keras.RandomForestModel, a Keras model), or keep this "
+    "program on TensorFlow 1.15",
+    "tensorflow-decision-forests",
+)
 _MIRRORED = "use tf.distribute.MirroredStrategy, passed as tf.estimator.RunConfig(train_distribute=...), with the "
 
 DECISIONS: Dict[str, Decision] = {
@@ -83,19 +94,29 @@ DECISIONS: Dict[str, Decision] = {
     ),
     "tf.contrib.layers": _tf1clip("tf-slim has no such name; tf.feature_column replaces the feature columns", "slim"),
     "tf.contrib.learn": _tf1clip(
-        "tf1clip.contrib.learn re-creates only Estimator, RunConfig, ModelFnOps, ModeKeys, Experiment, learn_runner, "
-        "make_export_strategy, preprocessing and datasets.base (docs/learn.rst); the canned learn estimators become "
-        "tf1clip.estimator's (DNNClassifier, LinearRegressor ...), the rest has no maintained successor: port it to "
-        "tf.estimator (tf1clip.estimator) or tf.keras",
+        "tf1clip.contrib.learn re-creates Estimator, SKCompat, the canned DNN, Linear and DNNLinearCombined "
+        "estimators with their heads, RunConfig, Experiment, learn_runner, the export utils, datasets, monitors, ops, "
+        "models and preprocessing (docs/learn.rst), not this one (KMeansClustering, SVM, LogisticRegressor, "
+        "DynamicRnnEstimator, learn_io, graph_actions ...): port it to tf.estimator (tf1clip.estimator) or tf.keras",
         "estimator",
         owner="learn",
     ),
     "tf.contrib.learn.models": _tf1clip(
-        "build the model with tf.compat.v1.layers or tf.keras; the canned estimators are tf1clip.estimator's "
-        "(DNNClassifier, LinearRegressor ...)",
+        "tf1clip.contrib.learn.models re-creates linear_regression and logistic_regression (and their _zero_init "
+        "forms) only; use tf.compat.v1.nn.static_bidirectional_rnn for bidirectional_rnn and build get_rnn_model's "
+        "network with tf.compat.v1.nn.rnn_cell or tf.keras",
         "estimator",
         owner="learn",
     ),
+    "tf.contrib.learn.monitors.ExportMonitor": _tf1clip(
+        "pass an ExportStrategy (tf1clip.contrib.learn.make_export_strategy) to tf1clip.contrib.learn.Experiment, as "
+        "TF 1.15 advised: ExportMonitor called the deprecated Estimator.export",
+        "estimator",
+        owner="learn",
+    ),
+    "tf.contrib.learn.TensorForestEstimator": _TENSOR_FOREST,
+    "tf.contrib.learn.python.learn.estimators.random_forest": _TENSOR_FOREST,
+    "tf.contrib.tensor_forest.client.random_forest": _TENSOR_FOREST,
     "tf.contrib.legacy_seq2seq": _tf1clip("tf1clip.contrib.legacy_seq2seq re-creates its public functions only"),
     "tf.contrib.lookup": _tf1clip("tf1clip.contrib.lookup has no such name; use tf.lookup"),
     "tf.contrib.losses": _tf1clip("tf-slim has no such name; use tf.compat.v1.losses", "slim"),

@@ -331,11 +331,48 @@ _LEARN_ROWS += (
     Row(_L + ".datasets", _L + ".datasets.base", _DATASETS, ("tf.contrib.learn.datasets", _LP + ".datasets")),
 )
 _LEARN_ROWS += _submodules(_L + ".datasets", "base", tf_paths=("tf.contrib.learn.datasets", _LP + ".datasets"))
+_DATASET_PATHS = ("tf.contrib.learn.datasets", _LP + ".datasets")
+_MNIST = (
+    "DEFAULT_SOURCE_URL",
+    "DataSet",
+    "dense_to_one_hot",
+    "extract_images",
+    "extract_labels",
+    "load_mnist",
+    "read_data_sets",
+)
+_LEARN_ROWS += (
+    Row(_L + ".datasets", _L + ".datasets.base", ("load_boston", "load_iris"), _DATASET_PATHS),
+    Row(_L + ".datasets", _L + ".datasets", ("DATASETS", "SYNTHETIC", "load_dataset", "make_dataset"), _DATASET_PATHS),
+)
+_LEARN_ROWS += _submodules(_L + ".datasets", "mnist", "synthetic", "text_datasets", tf_paths=_DATASET_PATHS)
+_LEARN_ROWS += (
+    Row(
+        _L + ".datasets.mnist",
+        _L + ".datasets.mnist",
+        _MNIST,
+        ("tf.contrib.learn.datasets.mnist", _LP + ".datasets.mnist"),
+        differences="tensorflow.examples.tutorials.mnist.input_data's re-creation: a missing file is downloaded "
+        "only where the network allows, else an OSError names the file to put in train_dir.",
+    ),
+    Row(
+        _L + ".datasets.synthetic",
+        _L + ".datasets.synthetic",
+        ("circles", "spirals"),
+        ("tf.contrib.learn.datasets.synthetic", _LP + ".datasets.synthetic"),
+    ),
+    Row(
+        _L + ".datasets.text_datasets",
+        _L + ".datasets.text_datasets",
+        ("DBPEDIA_URL", "load_dbpedia", "maybe_download_dbpedia"),
+        ("tf.contrib.learn.datasets.text_datasets", _LP + ".datasets.text_datasets"),
+    ),
+)
 _LEARN_ROWS += (
     Row(
         _L + ".datasets.base",
         _L + ".datasets.base",
-        _DATASETS,
+        _DATASETS + ("load_boston", "load_iris", "maybe_download", "retry", "urlretrieve_with_retry"),
         ("tf.contrib.learn.datasets.base", _LP + ".datasets.base"),
     ),
     Row(
@@ -376,6 +413,124 @@ _LEARN_ROWS += (
         _RNN_COMMON_PATHS,
         keras2=True,
         graph=True,
+    ),
+)
+
+_CANNED_DIFF = (
+    "As TF 1.15 (variables, slots and checkpoint keys, default optimizers and learning rates, TF 1.15's metrics); "
+    "of the contrib feature columns only real_valued_column is re-created (tf.feature_column's columns are taken "
+    "too), the SDCA optimizer and joint weights are not (ValueError)."
+)
+_CANNED = (
+    ("dnn", ("DNNClassifier", "DNNEstimator", "DNNRegressor")),
+    ("linear", ("LinearClassifier", "LinearEstimator", "LinearRegressor")),
+    (
+        "dnn_linear_combined",
+        ("DNNLinearCombinedClassifier", "DNNLinearCombinedEstimator", "DNNLinearCombinedRegressor"),
+    ),
+)
+_HEADS = (
+    "Head",
+    "binary_svm_head",
+    "multi_class_head",
+    "no_op_train_fn",
+    "poisson_regression_head",
+    "regression_head",
+)
+
+
+def _canned_rows():
+    """Per canned-estimator module: its names on tf1clip.contrib.learn, the module there, and the module's names."""
+    flags = {"extra": "estimator", "keras2": True, "graph": True}
+    rows = []
+    for module, names in _CANNED + (("head", _HEADS),):
+        impl = _L + "." + module
+        differences = _CANNED_DIFF if module != "head" else ""
+        rows.append(Row(_L, impl, names, _LEARN_PATHS, differences=differences, **flags))
+        rows.append(Row(_L, impl, (module,), _LEARN_PATHS[1:], **flags))
+        rows.append(Row(impl, impl, names, (_LP + ".estimators." + module,), differences=differences, **flags))
+    infer = ("infer_real_valued_columns_from_input", "infer_real_valued_columns_from_input_fn")
+    rows.append(Row(_L, _L + ".estimator", infer, _LEARN_PATHS, **flags))
+    rows.append(Row(_L + ".estimator", _L + ".estimator", infer, (_LP + ".estimators.estimator",), **flags))
+    return tuple(rows)
+
+
+_LEARN_ROWS += _canned_rows()
+_MONITORS = (
+    "BaseMonitor",
+    "CaptureVariable",
+    "CheckpointSaver",
+    "EveryN",
+    "GraphDump",
+    "LoggingTrainable",
+    "NanLoss",
+    "NanLossDuringTrainingError",
+    "PrintTensor",
+    "RunHookAdapterForMonitors",
+    "StepCounter",
+    "StopAtStep",
+    "SummarySaver",
+    "ValidationMonitor",
+    "get_default_monitors",
+    "replace_monitors_with_hooks",
+)
+_LEARN_ROWS += _submodules(_L, "monitors", "ops", "models", tf_paths=_LEARN_PATHS[:2])
+_LEARN_OPS: Tuple[Tuple[str, Tuple[str, ...], Dict[str, Any]], ...] = (
+    ("embeddings_ops", ("categorical_variable", "embedding_lookup"), {}),
+    ("losses_ops", ("mean_squared_error_regressor", "softmax_classifier"), {}),
+    ("seq2seq_ops", ("rnn_decoder", "rnn_seq2seq", "seq2seq_inputs", "sequence_classifier"), {"keras2": True}),
+)
+for _module, _names, _flags in _LEARN_OPS:
+    _LEARN_ROWS += (
+        Row(_L + ".ops", _L + ".ops." + _module, _names, ("tf.contrib.learn.ops", _LP + ".ops"), graph=True, **_flags),
+        Row(_L + ".ops", _L + ".ops." + _module, (_module,), (_LP + ".ops",), **_flags),
+        Row(_L + ".ops." + _module, _L + ".ops." + _module, _names, (_LP + ".ops." + _module,), graph=True, **_flags),
+    )
+_LEARN_ROWS += (
+    Row(
+        _L + ".models",
+        _L + ".models",
+        ("linear_regression", "linear_regression_zero_init", "logistic_regression", "logistic_regression_zero_init"),
+        ("tf.contrib.learn.models", _LP + ".models"),
+        graph=True,
+        differences="bidirectional_rnn and get_rnn_model are not re-created.",
+    ),
+)
+_LEARN_ROWS += (
+    Row(_L, _L + ".monitors", ("NanLossDuringTrainingError",), _LEARN_PATHS[:2]),
+    Row(
+        _L + ".monitors",
+        _L + ".monitors",
+        _MONITORS,
+        ("tf.contrib.learn.monitors", _LP + ".monitors"),
+        graph=True,
+        differences="Run by Estimator.fit through RunHookAdapterForMonitors as in TF 1.15; ExportMonitor (TF 1.15's "
+        "deprecated Estimator.export) is not re-created.",
+    ),
+)
+
+_FC = "tf.contrib.layers.python.layers."
+_LAYERS_FC_ROWS = (
+    Row(
+        _C + ".layers",
+        _C + ".layers.feature_column",
+        ("real_valued_column",),
+        ("tf.contrib.layers", _FC + "feature_column"),
+        differences="The only contrib feature column re-created; the others are tf.feature_column's "
+        "(categorical_column_with_hash_bucket, embedding_column, bucketized_column, crossed_column ...).",
+    ),
+    Row(
+        _C + ".layers",
+        _C + ".layers.feature_column_ops",
+        (
+            "check_feature_columns",
+            "infer_real_valued_columns",
+            "input_from_feature_columns",
+            "weighted_sum_from_feature_columns",
+        ),
+        ("tf.contrib.layers", _FC + "feature_column_ops"),
+        graph=True,
+        differences="For real_valued_column columns (NotImplementedError for another contrib column).",
     ),
 )
 
@@ -878,6 +1033,7 @@ ROWS: Tuple[Row, ...] = (
     )
     + _seq2seq_rows()
     + _LEARN_ROWS
+    + _LAYERS_FC_ROWS
 )
 
 ROUTES: Tuple[Route, ...] = tuple(

@@ -13,8 +13,8 @@ the tf-slim family (slim, layers, framework, losses, metrics, training) ->
 tf1clip.contrib (needs pip install 'tf1clip[slim]'), tf.flags/tf.app ->
 tf.compat.v1, contrib rnn cells and mixed precision -> TF 2, graph mode for
 placeholders/Sessions, legacy Keras for tf.layers/rnn_cell, Estimator code to
-tf1clip.estimator (or for TF 2.15 natively: --target), and an ERROR naming the successor for every
-tf.contrib symbol that cannot be converted.
+tf1clip.estimator (or for TF 2.15 natively: --target), Python 2 sources to Python 3 first
+(--python2), and an ERROR naming the successor for every tf.contrib symbol that cannot be converted.
 
   tf1clip-upgrade --infile foo.py --outfile bar.py
   tf1clip-upgrade --infile foo.ipynb --outfile bar.ipynb
@@ -114,6 +114,16 @@ def _add_conversion_arguments(p):
         "auto: the one installed here (default: %(default)s).",
     )
     p.add_argument(
+        "--python2",
+        dest="python2",
+        choices=["auto", "always", "never"],
+        default="auto",
+        help="Python 2 sources. auto: a file that does not parse as Python 3, names what only Python 2 has "
+        "(xrange, dict.iteritems, cPickle, ...) or is a notebook with a Python 2 kernel is converted to Python 3 "
+        "first (2to3's fixers, from fissix, and Python 2's integer division); always: every file is taken as "
+        "Python 2; never: no file is (default: %(default)s).",
+    )
+    p.add_argument(
         "--print_all",
         dest="print_all",
         action="store_true",
@@ -152,7 +162,12 @@ def main(argv=None) -> int:
         p.print_help()
         return 2
     _check(p, args)
-    options = dict(mode=args.mode, target=args.target, upgrade_compat_v1_import=not args.no_upgrade_compat_v1_import)
+    options = dict(
+        mode=args.mode,
+        target=args.target,
+        upgrade_compat_v1_import=not args.no_upgrade_compat_v1_import,
+        python2=args.python2,
+    )
     if "TF_CPP_MIN_LOG_LEVEL" not in os.environ:
         # Quiet TensorFlow unless the user chose a level. This process only converts source, so
         # oneDNN's startup notice (printed whatever the level on TF 2.20+) is turned off too.

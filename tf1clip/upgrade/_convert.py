@@ -13,6 +13,7 @@ import tokenize
 import traceback
 from typing import List, NamedTuple, Optional
 
+from tf1clip.upgrade import _py2
 from tf1clip.upgrade._fixes import finish
 from tf1clip.upgrade._notebook import MovedCellBoundary
 from tf1clip.upgrade._notebook import NotebookCode
@@ -107,13 +108,18 @@ def upgrade_source(
     mode: str = "DEFAULT",
     target: str = "auto",
     upgrade_compat_v1_import: bool = True,
+    python2: str = "auto",
+    path: Optional[str] = None,
 ) -> SourceResult:
     """Converts Python source ``text``; raises SyntaxError (and friends) when it cannot be parsed.
 
     ``mode``: ``"DEFAULT"`` or ``"SAFETY"`` as in ``tf_upgrade_v2``; ``target``:
     ``"modern"`` (TF 2.16+: Estimator code is reported), ``"estimator"`` (TF 2.15 +
     tensorflow-estimator: converted as TF 2.15's ``tf_upgrade_v2`` does) or ``"auto"``
-    (the installed one).
+    (the installed one). ``python2``: ``"auto"`` converts Python 2 source to Python 3 first
+    (docs/upgrade.rst, "Python 2 sources"), ``"always"`` takes any source as Python 2, ``"never"``
+    skips that pass; ``path``: where the file is (for Python 2's implicit relative imports).
+    Log lines are the input's.
     """
     from tf1clip.upgrade import _engine
     from tf1clip.upgrade._rules import make_spec
@@ -122,14 +128,16 @@ def upgrade_source(
         raise ValueError("mode must be 'DEFAULT' or 'SAFETY', got %r" % (mode,))
     target = resolve_target(target)
     spec = make_spec(mode, target, upgrade_compat_v1_import)
-    tree = _engine.pasta.parse(text)
+    py2 = _py2.to_python3(text, python2, path)
+    tree = _engine.pasta.parse(py2.text)
     reads_tf = any(isinstance(node, ast.Name) and node.id == "tf" for node in ast.walk(tree))
     with contextlib.redirect_stdout(io.StringIO()):  # the engine prints each log line
         tree, pre_log, _ = spec.preprocess(tree)
         visitor = _engine.PastaEditVisitor(spec)
         visitor.visit(tree)
     new_text, post_log, added = finish(_engine.pasta.dump(tree), tree, target=target, input_names_tf=reads_tf)
-    log = _without_moot_warnings(_dedupe(list(pre_log) + list(visitor.log) + post_log), text, new_text)
+    tf_log = [(e[0], py2.line(e[1])) + tuple(e[2:]) for e in list(pre_log) + list(visitor.log) + post_log]
+    log = _without_moot_warnings(_dedupe(py2.log + tf_log), text, new_text)
     return SourceResult(new_text, merge_repeated_errors(log), added)
 
 
@@ -156,6 +164,8 @@ def _convert_code(text, options):
             "the code is nested too deeply for the converter (RecursionError); convert "
             "this file by hand or split the expression"
         ) from None
+    except _py2.FissixMissing as err:
+        raise _Unconvertible(str(err)) from None
     except (SyntaxError, ValueError, TypeError, MemoryError) as err:
         raise _Unconvertible(
             "Failed to parse (%s: %s)" % (type(err).__name__, str(err).splitlines()[0] if str(err) else "")
@@ -225,15 +235,18 @@ def _convert_notebook(data, options):
         raise _Unconvertible("cannot read the notebook (%s: %s)" % (type(err).__name__, err)) from None
     _check_notebook(notebook)
     cells = NotebookCode(notebook)
+    kernel = _py2.python2_kernel(notebook) and options.get("python2", "auto") == "auto"
     try:
-        result = _convert_code(cells.code, options)
+        result = _convert_code(cells.code, dict(options, python2="always") if kernel else options)
     except _Unconvertible:
         where = cells.syntax_error()
         if where is None:
             raise
         raise _Unconvertible("Failed to parse cell %d, line %d (SyntaxError: %s)" % where) from None
     log = [entry._replace(line=cells.line(entry.line)) for entry in result.log]
-    if result.text == cells.code:
+    if kernel:
+        log = _py2.kernel_log(log, notebook)
+    elif result.text == cells.code:
         return data, log, result.added  # nothing to change: the file stays byte for byte
     try:
         notebook = cells.apply(result.text)
@@ -263,7 +276,7 @@ def _convert_into(result, data, options):
         if result.input.endswith(".ipynb"):
             new, result.log, result.added = _convert_notebook(data, options)
         else:
-            new, result.log, result.added = _convert_python(data, options)
+            new, result.log, result.added = _convert_python(data, dict(options, path=result.input))
     except _Unconvertible as err:
         result.status = "failed"
         result.log = [LogEntry(ERROR, 0, 0, "%s; the file was left unchanged." % err)]
@@ -295,6 +308,7 @@ def upgrade_file(
     mode: str = "DEFAULT",
     target: str = "auto",
     upgrade_compat_v1_import: bool = True,
+    python2: str = "auto",
 ) -> FileResult:
     """Converts one ``.py`` or ``.ipynb`` file to ``output_file`` (None: in place).
 
@@ -303,7 +317,9 @@ def upgrade_file(
     rewritten in place. The output keeps the input's permission bits, encoding,
     byte-order mark and CRLF line endings.
     """
-    options = dict(mode=mode, target=target, upgrade_compat_v1_import=upgrade_compat_v1_import)
+    options = dict(
+        mode=mode, target=target, upgrade_compat_v1_import=upgrade_compat_v1_import, python2=_py2.check_choice(python2)
+    )
     in_place = output_file is None or os.path.realpath(output_file) == os.path.realpath(input_file)
     source = os.path.realpath(input_file)
     result = FileResult(input_file, input_file if in_place or output_file is None else output_file, "converted")
@@ -373,6 +389,7 @@ def upgrade_tree(
     mode: str = "DEFAULT",
     target: str = "auto",
     upgrade_compat_v1_import: bool = True,
+    python2: str = "auto",
 ) -> List[FileResult]:
     """Converts every ``.py`` and ``.ipynb`` file under ``input_tree`` (``output_tree`` None: in place).
 
@@ -381,7 +398,9 @@ def upgrade_tree(
     at the converted copy). In place, symbolic links are skipped (their targets in
     the tree are converted once). One file's failure never stops the others.
     """
-    options = dict(mode=mode, target=target, upgrade_compat_v1_import=upgrade_compat_v1_import)
+    options = dict(
+        mode=mode, target=target, upgrade_compat_v1_import=upgrade_compat_v1_import, python2=_py2.check_choice(python2)
+    )
     in_place = output_tree is None or os.path.realpath(output_tree) == os.path.realpath(input_tree)
     output_root = input_tree if output_tree is None else output_tree
     _check_trees(input_tree, output_root, in_place)

@@ -1,4 +1,4 @@
-"""Records TF 1.15's numbers for tests/oracle/test_contrib_crf.py. Run ONCE, in the TF 1.15.5 oracle (Python 3.7):
+"""Records TF 1.15's numbers for tests/unit/test_contrib_crf.py. Run ONCE, in the TF 1.15.5 oracle (Python 3.7):
 
     env -u TF2_BEHAVIOR -u PYTHONPATH ~/.cache/tf1clip/tf115-venv/bin/python tests/data/tf115_crf/make_refs.py
 

@@ -1,4 +1,4 @@
-"""Records TF 1.15.5's tf.contrib.learn.Estimator results for tests/subprocess/_contrib_learn_cases.py.
+"""Records TF 1.15.5's tf.contrib.learn.Estimator results for tests/keras2/test_contrib_learn_estimator.py.
 
 Run with the oracle's TensorFlow 1.15 from this directory:
     env -u PYTHONPATH ~/.cache/tf1clip/tf115-venv/bin/python make_estimator_refs.py

@@ -1,4 +1,4 @@
-"""Records TF 1.15.5's tf.contrib.learn.preprocessing results for tests/oracle/test_contrib_learn_preprocessing.py.
+"""Records TF 1.15.5's tf.contrib.learn.preprocessing results for tests/unit/test_contrib_learn_preprocessing.py.
 
 Run with the oracle's TensorFlow 1.15 (tests/oracle/tf115_env.py) from this directory:
     env -u PYTHONPATH ~/.cache/tf1clip/tf115-venv/bin/python make_refs.py

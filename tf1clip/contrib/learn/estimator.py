@@ -286,15 +286,18 @@ def _placeholders(signatures: Any) -> Any:
     return _v1.placeholder(dtype=signatures.dtype, shape=shape)
 
 
-def _hooks(monitors: Optional[list]) -> list:
-    hooks = list(monitors or [])
-    for hook in hooks:
-        if not isinstance(hook, _v1.train.SessionRunHook):
+def _hooks(monitors: Optional[list], estimator: Any) -> list:
+    """TF 1.15's ``replace_monitors_with_hooks``: the hooks, then one hook running the ``monitors.BaseMonitor``
+    objects (after the checkpoint saver, as TF 1.15's, so they see the checkpoint of the step just run)."""
+    from tf1clip.contrib.learn import monitors as monitor_lib
+
+    for monitor in monitors or []:
+        if not isinstance(monitor, (_v1.train.SessionRunHook, monitor_lib.BaseMonitor)):
             raise TypeError(
-                "monitors: tf1clip.contrib.learn takes tf.compat.v1.train.SessionRunHook objects (TF 1.15's "
-                "BaseMonitor classes are not re-created), got %s" % type(hook).__name__
+                "monitors: expected tf.compat.v1.train.SessionRunHook or tf.contrib.learn.monitors objects, got %s"
+                % type(monitor).__name__
             )
-    return hooks
+    return monitor_lib.replace_monitors_with_hooks(monitors, estimator)
 
 
 class Estimator(BaseEstimator):
@@ -402,7 +405,7 @@ class Estimator(BaseEstimator):
         if steps is not None and max_steps is not None:
             raise ValueError("Can not provide both steps and max_steps.")
         _verify_input_args(x, y, input_fn, None, batch_size)
-        hooks = _hooks(monitors)
+        hooks = _hooks(monitors, self)
         if x is not None:
             feeder = _DataFeeder(x, y, batch_size, shuffle=True, epochs=None)
             input_fn = feeder.input_fn
@@ -517,7 +520,31 @@ class SKCompat:
         return self
 
     def score(self, x, y, batch_size=128, steps=None, metrics=None, name=None) -> Dict[str, Any]:
-        return self._estimator.evaluate(x=x, y=y, batch_size=batch_size, steps=steps, metrics=metrics, name=name)
+        """``Estimator.evaluate`` (a canned regressor's own ``evaluate``, which maps metrics to its scores, is not
+        used, as in TF 1.15)."""
+        return Estimator.evaluate(
+            self._estimator, x=x, y=y, batch_size=batch_size, steps=steps, metrics=metrics, name=name
+        )
 
     def predict(self, x, batch_size=128, outputs=None) -> Any:
-        return self._estimator.predict(x=x, batch_size=batch_size, outputs=outputs, as_iterable=False)
+        """Every prediction (a dict of arrays for dict predictions), as ``Estimator.predict`` gives them: a canned
+        estimator's ``predict`` (classes, scores) is not used, as in TF 1.15."""
+        return Estimator.predict(self._estimator, x=x, batch_size=batch_size, outputs=outputs, as_iterable=False)
+
+
+def infer_real_valued_columns_from_input_fn(input_fn: Callable[[], Any]) -> List[Any]:
+    """A ``tf.contrib.layers.real_valued_column`` per feature ``input_fn()`` returns (built in a scratch graph):
+    its name (``""`` for a lone tensor), dtype and flattened size."""
+    from tf1clip.contrib.layers import feature_column_ops
+
+    with tf.Graph().as_default():
+        features, _ = input_fn()
+        return feature_column_ops.infer_real_valued_columns(features)
+
+
+def infer_real_valued_columns_from_input(x: Any) -> List[Any]:
+    """The ``real_valued_column`` objects of the NumPy input ``x`` (an array or a dict of them), as ``fit(x=x)``
+    feeds it: one column ``""`` of ``x``'s dtype and row size for an array."""
+    _verify_input_args(x, None, None, None, None)
+    feeder = _DataFeeder(x, None, None, shuffle=True, epochs=None)
+    return infer_real_valued_columns_from_input_fn(feeder.input_fn)

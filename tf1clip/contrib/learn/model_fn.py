@@ -47,9 +47,20 @@ class PredictionKey:
 class MetricKey:
     LOSS = "loss"
     AUC = "auc"
-    ACCURACY = "accuracy"
+    AUC_PR = "auc_precision_recall"
+    CLASS_AUC = "auc/class%d"
+    CLASS_AUC_PR = "auc_precision_recall/class%d"
     PREDICTION_MEAN = "labels/prediction_mean"
+    CLASS_PREDICTION_MEAN = "labels/prediction_mean/class%d"
+    CLASS_LOGITS_MEAN = "labels/logits_mean/class%d"
+    CLASS_PROBABILITY_MEAN = "labels/probability_mean/class%d"
     LABEL_MEAN = "labels/actual_label_mean"
+    CLASS_LABEL_MEAN = "labels/actual_label_mean/class%d"
+    ACCURACY = "accuracy"
+    ACCURACY_BASELINE = "accuracy/baseline_label_mean"
+    ACCURACY_MEAN = "accuracy/threshold_%f_mean"
+    PRECISION_MEAN = "precision/positive_threshold_%f_mean"
+    RECALL_MEAN = "recall/positive_threshold_%f_mean"
 
 
 class ModelFnOps(
@@ -125,8 +136,9 @@ class ModelFnOps(
 
         export_outputs = None
         if self.output_alternatives:
-            alternatives = dict(self.output_alternatives)
             default_key = tf.saved_model.DEFAULT_SERVING_SIGNATURE_DEF_KEY
+            # A head without head_name keys its alternative None (TF 1.15 exported it as the default).
+            alternatives = {default_key if k is None else k: v for k, v in self.output_alternatives.items()}
             if len(alternatives) > 1 and default_key not in alternatives:
                 alternatives[default_key] = alternatives[default_serving_output_alternative_key]
             export_outputs = {key: _export_output(estimator, *value) for key, value in alternatives.items()}

@@ -1,4 +1,5 @@
-"""tf1clip.contrib.learn.rnn_common against TF 1.15.5 (tests/data/tf115_learn/make_rnn_common_refs.py) and NumPy."""
+"""tf1clip.contrib.learn.rnn_common against TF 1.15.5 (tests/data/tf115_learn/make_rnn_common_refs.py) and NumPy, in
+TF 1 mode (its cells are tf.compat.v1.nn.rnn_cell's: Keras 2)."""
 
 import json
 import os
@@ -7,7 +8,6 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from tests.helpers import run_python
 from tf1clip.contrib.learn import rnn_common
 
 REFS_PATH = os.path.join(
@@ -58,64 +58,36 @@ def test_keys_are_tf115s():
     assert not hasattr(rnn_common, "multi_value_predictions")
 
 
-_CELLS_WORKER = """
-import json, os
-os.environ["TF_USE_LEGACY_KERAS"] = "1"
-import numpy as np
-import tensorflow as tf
-from tf1clip.contrib.learn import rnn_common
-
-tf.compat.v1.disable_v2_behavior()
-refs = json.load(open(%r))
 rnn_cell = tf.compat.v1.nn.rnn_cell
 
 
-def describe(cell):
+def _describe(cell):
     if isinstance(cell, rnn_cell.MultiRNNCell):
-        return ["MultiRNNCell", [describe(c) for c in cell._cells]]
+        return ["MultiRNNCell", [_describe(c) for c in cell._cells]]
     if isinstance(cell, rnn_cell.DropoutWrapper):
         probs = [cell._input_keep_prob, cell._output_keep_prob, cell._state_keep_prob, cell._seed]
-        return ["DropoutWrapper", probs, describe(cell.wrapped_cell)]
+        return ["DropoutWrapper", probs, _describe(cell.wrapped_cell)]
     return type(cell).__name__
 
 
-out = {"cells": {}}
-for key, (cell_type, num_units) in [("basic_rnn_[4]", ("basic_rnn", [4])), ("lstm_[3, 2]", ("lstm", [3, 2])),
-                                    ("gru_5", ("gru", 5))]:
+def _cell_result(cell_type, num_units):
     with tf.Graph().as_default():
         cell = rnn_common.construct_rnn_cell(num_units, cell_type)
         with tf.compat.v1.variable_scope("rnn_model", initializer=tf.compat.v1.constant_initializer(0.1)):
-            outputs, _ = tf.compat.v1.nn.dynamic_rnn(
-                cell, tf.constant(np.array(refs["inputs"], np.float32)), sequence_length=[3, 2], dtype=tf.float32)
+            inputs = tf.constant(np.array(REFS["inputs"], np.float32))
+            outputs, _ = tf.compat.v1.nn.dynamic_rnn(cell, inputs, sequence_length=[3, 2], dtype=tf.float32)
         variables = [[v.op.name, v.shape.as_list()] for v in tf.compat.v1.global_variables()]
         with tf.compat.v1.Session() as sess:
             sess.run(tf.compat.v1.global_variables_initializer())
-            out["cells"][key] = {"variables": variables, "outputs": sess.run(outputs).tolist(),
-                                 "structure": describe(cell)}
-with tf.Graph().as_default():
-    out["dropout_structure"] = describe(rnn_common.construct_rnn_cell([4, 3], "gru", [0.9, 0.8, 0.7]))
-    cells = rnn_common.apply_dropout([rnn_cell.BasicRNNCell(2) for _ in range(3)], [1.0, 0.5, 0.6, 0.7], 7)
-    out["apply_dropout_structure"] = [describe(c) for c in cells]
-    errors = []
-    for call in (lambda: rnn_common.apply_dropout(cells, [0.5]), lambda: rnn_common.construct_rnn_cell(3, "nope")):
-        try:
-            call()
-        except ValueError as err:
-            errors.append(str(err))
-    out["errors"] = errors
-print("RESULT" + json.dumps(out))
-"""
+            return {"variables": variables, "outputs": sess.run(outputs).tolist(), "structure": _describe(cell)}
 
 
-@pytest.fixture(scope="module")
-def cells_result():
-    stdout = run_python(_CELLS_WORKER % REFS_PATH)
-    return json.loads(stdout.split("RESULT", 1)[1])
+CELLS = {"basic_rnn_[4]": ("basic_rnn", [4]), "lstm_[3, 2]": ("lstm", [3, 2]), "gru_5": ("gru", 5)}
 
 
 @pytest.mark.parametrize("key", sorted(REFS["cells"]))
-def test_construct_rnn_cell_matches_tf115(cells_result, key):
-    got, ref = cells_result["cells"][key], REFS["cells"][key]
+def test_construct_rnn_cell_matches_tf115(key):
+    got, ref = _cell_result(*CELLS[key]), REFS["cells"][key]
     assert got["structure"] == ref["structure"]
     assert got["variables"] == ref["variables"]
     np.testing.assert_allclose(got["outputs"], ref["outputs"], rtol=1e-6, atol=1e-6)
@@ -127,13 +99,20 @@ def _rounded(value):
     return round(value, 6) if isinstance(value, float) else value
 
 
-def test_dropout_wrappers_match_tf115(cells_result):
-    for key in ("dropout_structure", "apply_dropout_structure"):
-        assert _rounded(cells_result[key]) == _rounded(REFS[key])
+def test_dropout_wrappers_match_tf115():
+    with tf.Graph().as_default():
+        dropout = _describe(rnn_common.construct_rnn_cell([4, 3], "gru", [0.9, 0.8, 0.7]))
+        cells = rnn_common.apply_dropout([rnn_cell.BasicRNNCell(2) for _ in range(3)], [1.0, 0.5, 0.6, 0.7], 7)
+        applied = [_describe(c) for c in cells]
+    assert _rounded(dropout) == _rounded(REFS["dropout_structure"])
+    assert _rounded(applied) == _rounded(REFS["apply_dropout_structure"])
     assert _rounded(REFS["apply_dropout_structure"][2]) == ["DropoutWrapper", [0.6, 0.7, 1.0, None], "BasicRNNCell"]
 
 
-def test_bad_arguments_raise_value_errors_naming_them(cells_result):
-    apply_error, cell_error = cells_result["errors"]
-    assert apply_error.startswith("dropout_keep_probabilities: ") and "Got 3 cells and 1 dropout" in apply_error
-    assert cell_error.startswith("cell_type: ") and "'nope'" in cell_error
+def test_bad_arguments_raise_value_errors_naming_them():
+    with tf.Graph().as_default():
+        cells = [rnn_cell.BasicRNNCell(2) for _ in range(3)]
+        with pytest.raises(ValueError, match=r"^dropout_keep_probabilities: .*Got 3 cells and 1 dropout"):
+            rnn_common.apply_dropout(cells, [0.5])
+        with pytest.raises(ValueError, match=r"^cell_type: .*'nope'"):
+            rnn_common.construct_rnn_cell(3, "nope")

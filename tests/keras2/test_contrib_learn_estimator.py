@@ -1,5 +1,5 @@
-"""tf1clip.contrib.learn's Estimator, RunConfig, Experiment and learn_runner: the cases tests/subprocess/test_contrib_learn.py
-runs in a fresh interpreter (they import tf1clip.estimator). Numbers against TF 1.15.5
+"""tf1clip.contrib.learn's Estimator, RunConfig, Experiment and learn_runner in TF 1 mode (they need
+tf1clip.estimator, which the companion process imports). Numbers against TF 1.15.5
 (tests/data/tf115_learn/estimator_refs.json, recorded by make_estimator_refs.py) and hand-derived values.
 """
 
@@ -24,8 +24,6 @@ except ImportError as err:
     MISSING = "tf1clip.estimator is not available with TensorFlow %s: %s" % (tf.__version__, err)
 
 v1 = tf.compat.v1
-v1.disable_v2_behavior()
-v1.logging.set_verbosity(v1.logging.ERROR)
 
 DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "tf115_learn")
 with open(os.path.join(DATA, "estimator_refs.json")) as _f:
@@ -385,3 +383,57 @@ def test_infer_labels_are_placeholders_of_the_training_labels_as_tf115(tmp_path)
 
     fresh.export_savedmodel(str(tmp_path / "export"), serving_input_fn)
     assert LABELS_SEEN[-1] == ("infer", None)  # export_savedmodel passed None, as TF 1.15
+
+
+def test_canned_estimators_raise_tf115s_errors(tmp_path):
+    columns = learn.infer_real_valued_columns_from_input(X)
+    with pytest.raises(ValueError, match=r"^n_classes must be > 1 for classification: 1\.$"):
+        learn.DNNClassifier(hidden_units=[2], feature_columns=columns, n_classes=1)
+    with pytest.raises(ValueError, match=r"^label_keys is not supported for n_classes=2\.$"):
+        learn.LinearClassifier(feature_columns=columns, label_keys=["a", "b"])
+    with pytest.raises(ValueError, match="Either linear_feature_columns or dnn_feature_columns must be defined"):
+        learn.DNNLinearCombinedRegressor()
+    with pytest.raises(ValueError, match="LinearRegressor: feature_columns must not be empty"):
+        learn.LinearRegressor(feature_columns=[])
+    with pytest.raises(ValueError, match="does not re-create _joint_weight"):
+        learn.LinearClassifier(feature_columns=columns, _joint_weight=True)
+    swish = learn.DNNRegressor(
+        hidden_units=[2], feature_columns=columns, activation_fn="swish", model_dir=str(tmp_path)
+    )
+    with pytest.raises(
+        ValueError, match=r"Activation name should be one of \[relu, tanh, sigmoid\], you provided swish"
+    ):
+        swish.fit(x=X, y=Y, steps=1)
+    regressor = learn.LinearRegressor(feature_columns=columns, model_dir=str(tmp_path / "linear"))
+    with pytest.raises(
+        TypeError, match="monitors: expected .*SessionRunHook or tf.contrib.learn.monitors .* got object"
+    ):
+        regressor.fit(x=X, y=Y, steps=1, monitors=[object()])
+
+
+def test_classifier_predictions_are_consistent_with_label_keys(tmp_path):
+    keys = [b"cat", b"dog", b"emu"]
+
+    def input_fn():
+        features = {"x": tf.constant(X)}
+        return features, tf.constant(np.array(keys * 2)[: len(X)].reshape(-1, 1))
+
+    classifier = learn.DNNClassifier(
+        hidden_units=[3],
+        feature_columns=[learn.infer_real_valued_columns_from_input({"x": X})[0]],
+        n_classes=3,
+        label_keys=[k.decode() for k in keys],
+        activation_fn="tanh",
+        model_dir=str(tmp_path),
+        config=learn.RunConfig(tf_random_seed=3),
+    )
+    classifier.fit(input_fn=input_fn, steps=2)
+    assert set(classifier.evaluate(input_fn=input_fn, steps=1)) == {"loss", "accuracy", "global_step"}
+    classes = list(classifier.predict(input_fn=input_fn))
+    assert len(classes) == len(X) and set(classes) <= set(keys)
+    rows = list(classifier.predict(input_fn=input_fn, outputs=["probabilities", "logits"]))
+    for row, label in zip(rows, classes):
+        assert sorted(row) == ["logits", "probabilities"]
+        expected = np.exp(row["logits"]) / np.exp(row["logits"]).sum()
+        np.testing.assert_allclose(row["probabilities"], expected, rtol=1e-5)
+        assert keys[int(np.argmax(row["probabilities"]))] == label

@@ -1,9 +1,9 @@
-"""tf1clip.contrib.learn.preprocessing against TF 1.15.5 (tests/data/tf115_learn, recorded by make_refs.py)."""
+"""tf1clip.contrib.learn.preprocessing against TF 1.15.5 (tests/data/tf115_learn, recorded by make_refs.py); TF 1.15
+restoring tf1clip's file: tests/oracle/test_contrib_learn_vocabulary_tf115.py."""
 
 import json
 import os
 import pickle
-import subprocess
 
 import numpy as np
 import pytest
@@ -11,7 +11,6 @@ import pytest
 from tf1clip.contrib.learn import preprocessing as pre
 
 DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "tf115_learn")
-TF115_PYTHON = os.path.expanduser("~/.cache/tf1clip/tf115-venv/bin/python")
 
 with open(os.path.join(DATA, "refs.json")) as _f:
     REFS = json.load(_f)
@@ -87,21 +86,3 @@ def test_plain_pickle_needs_the_unpickler_and_own_paths_round_trip(tmp_path):
     assert pickle.loads(pickle.dumps(vp.vocabulary_))._mapping == vp.vocabulary_._mapping
     with pytest.raises(TypeError, match="data must be bytes, got str"):
         pre.load("not bytes")
-
-
-@pytest.mark.skipif(not os.path.exists(TF115_PYTHON), reason="the oracle's TensorFlow 1.15 is not built")
-def test_tf115_restores_tf1clip_file(tmp_path):
-    vp = pre.VocabularyProcessor(max_document_length=5)
-    vp.fit(DOCS + ["brand new words"])
-    path = str(tmp_path / "vocab.pkl")
-    vp.save(path)
-    code = (
-        "import json\nfrom tensorflow.contrib import learn\n"
-        "vp = learn.preprocessing.VocabularyProcessor.restore(%r)\n"
-        "print(json.dumps([r.tolist() for r in vp.transform(%r)]))\n" % (path, DOCS)
-    )
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "TF2_BEHAVIOR")}
-    env["TF_CPP_MIN_LOG_LEVEL"] = "3"
-    proc = subprocess.run([TF115_PYTHON, "-c", code], capture_output=True, text=True, timeout=300, env=env)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    assert json.loads(proc.stdout.strip().splitlines()[-1]) == rows(vp.transform(DOCS))

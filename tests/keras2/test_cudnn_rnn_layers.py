@@ -1,6 +1,5 @@
-"""Cases for tests/oracle/test_contrib_cudnn_rnn.py (run in a subprocess with TF_USE_LEGACY_KERAS=1).
-
-tf1clip.contrib.cudnn_rnn's layers against: TF 1.15.5's cuDNN-compatible cells restored from the same canonical
+"""tf.contrib.cudnn_rnn's layers (tf1clip.contrib.cudnn_rnn: CudnnLSTM, CudnnGRU, CudnnRNNTanh, CudnnRNNRelu) on the
+CPU, in TF 1 mode (Keras 2: they are tf.compat.v1.layers), against: TF 1.15.5's cuDNN-compatible cells restored from the same canonical
 weights (tests/data/tf115_cudnn, refs.json), NumPy's cuDNN equations with two distinct bias vectors, a NumPy
 model of cuDNN's opaque layout, and the variable and checkpoint names TF 1.15 gives a CudnnLSTM.
 """
@@ -48,7 +47,13 @@ def _write_canonical_checkpoint(path, weights):
             v1.train.Saver(variables).save(sess, path, write_meta_graph=False)
 
 
-@pytest.mark.parametrize("name", sorted(cases.CASES))
+# The bidirectional LSTM and GRU take the longest to build: in the full suite only.
+SLOW = ("gru_bi", "lstm_bi")
+
+
+@pytest.mark.parametrize(
+    "name", [pytest.param(n, marks=pytest.mark.slow) if n in SLOW else n for n in sorted(cases.CASES)]
+)
 def test_restores_tf115_canonical_weights_and_computes_the_compatible_cells(name, tmp_path):
     mode, direction = cases.CASES[name]
     weights = cases.canonical_weights(name)
