@@ -328,6 +328,34 @@ def test_tf115_runs_are_cached_and_topped_up_to_the_repetitions_asked(cache):
     assert runs["reps"] == 5 and runs["full.4"]["rep"] == 4 and runs["full.0"]["rep"] == 0
 
 
+def test_concurrent_fillers_run_tf115_once(cache):
+    """Two processes (CI's parallel lanes) asking for the same uncached runs: the second waits for the first's."""
+    import threading
+
+    started, release = threading.Event(), threading.Event()
+    first = FakeTF115(lambda mode, rep: {"w": [1.0]})
+
+    def slow(*args):
+        started.set()
+        release.wait(30)
+        return first(*args)
+
+    second = FakeTF115(lambda mode, rep: {"w": [2.0]})
+    results = {}
+    a = threading.Thread(target=lambda: results.update(a=harness.tf115_runs(["clip_per_tensor"], 2, slow, "py")))
+    b = threading.Thread(target=lambda: results.update(b=harness.tf115_runs(["clip_per_tensor"], 2, second, "py")))
+    a.start()
+    assert started.wait(30)
+    b.start()
+    b.join(0.5)
+    assert b.is_alive()  # waiting on the lock, not running TF 1.15 itself
+    release.set()
+    a.join(30)
+    b.join(30)
+    assert len(first.jobs) == 6 and second.jobs == []
+    assert results["a"] == results["b"] and results["b"]["clip_per_tensor"]["full.1"] == {"w": [1.0]}
+
+
 def test_a_failed_tf115_run_is_not_cached(cache):
     failing = FakeTF115(lambda mode, rep: {"w": [1.0]}, fail=("resume", 1))
     with pytest.raises(harness.ProgramFailed, match=r"(?s)on TensorFlow 1\.15:\nclip_per_tensor\.py:\n.*boom"):
