@@ -19,8 +19,8 @@ Adding a name:
    module's names too is in the row's ``also`` (:class:`Also`), and :data:`ROWS` derives its row;
 3. test it (tests/subprocess/test_manifest.py checks every row's names exist on target and impl and match ``__all__``).
 
-Names routed to a maintained successor (tf-slim, TF-GAN) are not rows: :data:`ROUTES` names the
-``tf1clip.contrib`` modules that route them and the tables listing them.
+Names routed to a maintained successor (tf-slim, TF-GAN) are not rows: :data:`DELEGATES` is the one table of
+the routes (namespace -> successor modules); :data:`ROUTES` and the routing modules' tables derive from it.
 """
 
 import functools
@@ -1056,20 +1056,53 @@ def claims(table: Iterable[Row]) -> Dict[Tuple[str, str], List[int]]:
     return {key: indices for key, indices in found.items() if len(indices) > 1}
 
 
-ROUTES: Tuple[Route, ...] = tuple(
-    Route(_C + "." + key, "tf_slim", "slim", "tf1clip.upgrade._slim_names")
-    for key in ("slim", "layers", "framework", "losses", "metrics", "training")
-) + (Route(_C + ".gan", "tensorflow_gan", "gan", "tf1clip.upgrade._gan_names"),)
+DELEGATES: Dict[str, Tuple[str, ...]] = {
+    "slim": ("tf_slim",),
+    "slim.learning": ("tf_slim.learning",),
+    "slim.nets": ("tf_slim.nets",),
+    "layers": ("tf_slim.layers",),
+    "framework": ("tf_slim.ops.arg_scope", "tf_slim.ops.variables", "tf_slim.ops.framework_ops"),
+    "losses": ("tf_slim.losses",),
+    "metrics": ("tf_slim.metrics",),
+    "training": ("tf_slim.training.training", "tf_slim.training.evaluation"),
+    "gan": ("tensorflow_gan",),
+    "gan.losses": ("tensorflow_gan.python.losses",),
+    "gan.losses.wargs": ("tensorflow_gan.python.losses.losses_wargs",),
+    "gan.eval": ("tensorflow_gan.python.eval",),
+    "gan.features": ("tensorflow_gan.python.features",),
+    "gan.estimator": ("tensorflow_gan.python.estimator",),
+    "gan.tpu": ("tensorflow_gan.python.tpu",),
+}
+"""The routes to the maintained successors: ``tf1clip.contrib`` namespace -> the successor modules whose public
+names it has besides tf1clip's own, searched in order. :data:`ROUTES`, ``tf1clip.compat._slim.DELEGATES``,
+``tf1clip.compat._gan.DELEGATES`` and tf1clip-upgrade's generated name tables (``_slim_names``, ``_gan_names``)
+are derived from it."""
 
-ROUTED_GRAPH = (
-    "get_variables_to_restore",
-    "assign_from_checkpoint_fn",
-    "get_model_variables",
-    "gan.gan_model",
-    "gan.gan_train_ops",
-    "gan.gan_train",
+_SUCCESSORS: Dict[str, Tuple[str, str, Tuple[str, ...]]] = {
+    "tf_slim": (
+        "slim",
+        "tf1clip.upgrade._slim_names",
+        ("get_variables_to_restore", "assign_from_checkpoint_fn", "get_model_variables"),
+    ),
+    "tensorflow_gan": ("gan", "tf1clip.upgrade._gan_names", ("gan.gan_model", "gan.gan_train_ops", "gan.gan_train")),
+}
+"""Successor package -> (its tf1clip extra, the module listing its routed names, ends of its names that build TF 1
+graph code)."""
+
+ROUTES: Tuple[Route, ...] = tuple(
+    Route(_C + "." + namespace, modules[0].split(".")[0], *_SUCCESSORS[modules[0].split(".")[0]])
+    for namespace, modules in DELEGATES.items()
+    if "." not in namespace
 )
+"""The ``tf1clip.contrib`` modules routed to a successor (their submodules included), from :data:`DELEGATES`."""
+
+ROUTED_GRAPH = tuple(dict.fromkeys(name for route in ROUTES for name in route.graph))
 """Ends of routed names (tf-slim's, TF-GAN's) that build TF 1 graph code."""
+
+
+def delegates(successor: str) -> Dict[str, Tuple[str, ...]]:
+    """The :data:`DELEGATES` of the namespaces routed to the package ``successor`` (``"tf_slim"``)."""
+    return {ns: modules for ns, modules in DELEGATES.items() if modules[0].split(".")[0] == successor}
 
 
 def rows(target: Optional[str] = None, table: Optional[Iterable[Row]] = None) -> Tuple[Row, ...]:
