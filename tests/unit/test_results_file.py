@@ -1,8 +1,10 @@
 """The measured numbers README.rst and benchmarks/RESULTS.md quote are benchmarks/results.json's (written by
-benchmarks/measure_suite.py; docs/install.rst quotes it when the docs are built, docs/_ext/results.py)."""
+benchmarks/measure_suite.py; docs/install.rst quotes it when the docs are built, docs/_ext/results.py, and holds
+no copy of a record's numbers)."""
 
 import importlib.util
 import os
+import re
 
 import pytest
 
@@ -42,23 +44,48 @@ def test_readme_quotes_the_records():
     assert "about %d s on an idle 2-core machine" % RESULTS["main_job"]["seconds"] in readme
 
 
-def test_results_md_has_the_ci_record():
+def _ci_table():
+    """The rows of RESULTS.md's "CI wall time" table, as lists of cells."""
+    with open(os.path.join(ROOT, "benchmarks", "RESULTS.md")) as f:
+        section = f.read().split("## CI wall time", 1)[1].split("\n## ", 1)[0]
+    lines = [line for line in section.splitlines() if line.startswith("| ")]
+    return [[cell.strip() for cell in line.strip("|").split("|")] for line in lines[1:]]
+
+
+def test_results_md_ends_its_ci_table_with_the_record():
     ci = RESULTS["ci"]
-    row = "| %s | %s | 2 (the default) | %d passed, %d skipped (%s) | %d s |" % (
-        ci["date"],
-        ci["commit"],
-        ci["passed"],
-        ci["skipped"],
-        ci["counted"],
-        ci["seconds"],
-    )
-    assert row in _text("benchmarks", "RESULTS.md")
+    tests = "{} passed, {} skipped".format(ci["passed"], ci["skipped"])
+    tests += " (%s)" % ci["counted"] if ci["counted"] != "all four environments" else ""
+    assert _ci_table()[-1] == [ci["date"], ci["commit"], "2 (the default)", tests, "%d s" % ci["seconds"]]
+
+
+def test_results_md_ci_rows_are_dated_in_order_and_say_their_counts():
+    rows = _ci_table()
+    assert [row[0] for row in rows] == sorted(row[0] for row in rows)
+    for _date, commit, _lanes, tests, total in rows:
+        assert re.fullmatch(r"\d+ passed(, \d+ failed)?, \d+ skipped( \(per environment\))?", tests), commit
+        assert re.fullmatch(r"\d+ s", total), commit
+
+
+def test_results_md_states_no_ci_number_beside_its_table():
+    ci = RESULTS["ci"]
+    with open(os.path.join(ROOT, "benchmarks", "RESULTS.md")) as f:
+        section = f.read().split("## CI wall time", 1)[1].split("\n## ", 1)[0]
+    prose = " ".join(line for line in section.splitlines() if not line.startswith("|"))
+    for copy in (measure_suite.minutes(ci["seconds"]), "%d minutes" % round(ci["seconds"] / 60.0), str(ci["passed"])):
+        assert copy not in prose, copy
 
 
 def test_install_page_quotes_the_file_not_a_copy():
     install = _text("docs", "install.rst")
-    for kind in RESULTS:
+    for kind, record in RESULTS.items():
         assert ":tf1clip-result:`%s`" % kind in install
+        assert measure_suite.describe(record) not in install, kind
+        assert "%s (" % measure_suite.minutes(record["seconds"]) not in install, kind
+        for count in ("passed", "failed", "skipped"):
+            if record.get(count):
+                for spelled in ("{:,} {}".format(record[count], count), "{} {}".format(record[count], count)):
+                    assert spelled not in install, (kind, spelled)
 
 
 @pytest.mark.parametrize(

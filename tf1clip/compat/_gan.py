@@ -1,7 +1,8 @@
 """Routing of ``tf1clip.contrib.gan`` to TF-GAN (tensorflow-gan 2.1.0), and TF-GAN's compatibility layer.
 
 ``DELEGATES`` maps each ``tf1clip.contrib.gan`` namespace to the TF-GAN
-module whose public names it stands for; ``tf1clip-upgrade`` mirrors it.
+module whose public names it stands for (``tf1clip.contrib._manifest.DELEGATES``'s
+TF-GAN routes, which ``tf1clip-upgrade``'s tables are derived from too).
 
 Nothing here imports TF-GAN before a delegated name is used. Then ``apply``
 imports it once, through ``_GanFinder``, and patches it (``PATCHES``,
@@ -30,17 +31,12 @@ import types
 from typing import Any, Callable, Dict, List, Optional
 
 from tf1clip.compat._patchset import Journal, PatchSet, Shim
+from tf1clip.contrib import _manifest
 from tf1clip.contrib import _successor
 
-# tf1clip.contrib.gan namespace -> the TF-GAN module behind it.
+# tf1clip.contrib.gan namespace -> the TF-GAN module behind it: the manifest's routes to TF-GAN.
 DELEGATES: Dict[str, str] = {
-    "gan": "tensorflow_gan",
-    "gan.losses": "tensorflow_gan.python.losses",
-    "gan.losses.wargs": "tensorflow_gan.python.losses.losses_wargs",
-    "gan.eval": "tensorflow_gan.python.eval",
-    "gan.features": "tensorflow_gan.python.features",
-    "gan.estimator": "tensorflow_gan.python.estimator",
-    "gan.tpu": "tensorflow_gan.python.tpu",
+    namespace: module for namespace, (module,) in _manifest.delegates("tensorflow_gan").items()
 }
 
 INSTALL_HINT = "pip install 'tf1clip[gan]'"

@@ -1,8 +1,9 @@
 """Routing of ``tf1clip.contrib`` names to tf-slim, and tf-slim's compatibility layer for TF 2.16+.
 
-``DELEGATES`` is the one table saying where a ``tf1clip.contrib`` name that
-tf1clip does not define itself comes from: namespace -> tf-slim modules,
-searched in order. ``tf1clip-upgrade`` mirrors it.
+``DELEGATES`` says where a ``tf1clip.contrib`` name that tf1clip does not
+define itself comes from: namespace -> tf-slim modules, searched in order
+(``tf1clip.contrib._manifest.DELEGATES``'s tf-slim routes, which
+``tf1clip-upgrade``'s tables are derived from too).
 
 Nothing here imports tf-slim before a delegated name is used. Then
 ``load`` imports tf-slim and ``apply`` patches it once (see ``PATCHES`` and
@@ -22,19 +23,11 @@ import types
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from tf1clip.compat._patchset import Journal, PatchSet, Shim
+from tf1clip.contrib import _manifest
 from tf1clip.contrib import _successor
 
-# tf1clip.contrib namespace -> tf-slim modules searched in order.
-DELEGATES: Dict[str, Tuple[str, ...]] = {
-    "slim": ("tf_slim",),
-    "slim.learning": ("tf_slim.learning",),
-    "slim.nets": ("tf_slim.nets",),
-    "layers": ("tf_slim.layers",),
-    "framework": ("tf_slim.ops.arg_scope", "tf_slim.ops.variables", "tf_slim.ops.framework_ops"),
-    "losses": ("tf_slim.losses",),
-    "metrics": ("tf_slim.metrics",),
-    "training": ("tf_slim.training.training", "tf_slim.training.evaluation"),
-}
+# tf1clip.contrib namespace -> tf-slim modules searched in order: the manifest's routes to tf-slim.
+DELEGATES: Dict[str, Tuple[str, ...]] = _manifest.delegates("tf_slim")
 
 INSTALL_HINT = "pip install 'tf1clip[slim]'"
 

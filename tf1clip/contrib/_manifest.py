@@ -13,13 +13,14 @@ Adding a name:
 
 1. implement it in its module (``impl``): TF 1.15's ``tensorflow/contrib/<X>/python/<kind>/<Y>.py`` is
    ``tf1clip/contrib/<X>/<Y>.py`` (docs/layout.rst); its ``__all__`` is ``names_of(__name__)``;
-2. add it to a row here (or add a row: one per implementation module and target), listing every TF 1.15
-   module path it was imported from; a row with no ``tf_paths`` is provided at runtime but not converted to
-   (tf1clip-upgrade routes those paths elsewhere);
+2. add it to a row of :data:`TABLE` (or add a row: one per implementation module and target), listing every
+   TF 1.15 module path it was imported from; a row with no ``tf_paths`` is provided at runtime but not converted
+   to (tf1clip-upgrade routes those paths elsewhere). A name is in one row only: a package that exposes its
+   module's names too is in the row's ``also`` (:class:`Also`), and :data:`ROWS` derives its row;
 3. test it (tests/subprocess/test_manifest.py checks every row's names exist on target and impl and match ``__all__``).
 
-Names routed to a maintained successor (tf-slim, TF-GAN) are not rows: :data:`ROUTES` names the
-``tf1clip.contrib`` modules that route them and the tables listing them.
+Names routed to a maintained successor (tf-slim, TF-GAN) are not rows: :data:`DELEGATES` is the one table of
+the routes (namespace -> successor modules); :data:`ROUTES` and the routing modules' tables derive from it.
 """
 
 import functools
@@ -56,6 +57,24 @@ class Row(NamedTuple):
     """Names of the row whose training drifts from TF 1.15's numbers through TensorFlow 2's kernels alone, each with
     the drift measured after 300 Adam steps (tests/oracle/test_rnn_cell_drift.py), e.g.
     ``(("EmbeddingWrapper", "0.08 % in the loss"),)``; tf1clip-upgrade names each use at its line."""
+    also: Tuple["Also", ...] = ()
+    """The other modules exposing names of this row (a package re-exporting its module's names); :data:`ROWS` has a
+    row for each, derived from this one."""
+
+
+class Also(NamedTuple):
+    """Another module exposing names of a row (:attr:`Row.also`): its own target and TF 1.15 paths, the row's impl."""
+
+    target: str
+    """The tf1clip module that exposes them too."""
+    tf_paths: Tuple[str, ...]
+    """The TF 1.15 module paths tf1clip-upgrade converts to ``target`` for them."""
+    names: Tuple[str, ...] = ()
+    """The row's names it exposes, ``()`` for all."""
+    graph: Optional[bool] = None
+    """Its own ``graph`` flag, None for the row's."""
+    differences: Optional[str] = None
+    """Its own ``differences``, None for the row's."""
 
 
 class Route(NamedTuple):
@@ -190,13 +209,14 @@ _S2S_DECODING = (
 
 
 def _seq2seq_rows():
-    """Per decoding module: its names on ``tf1clip.contrib.seq2seq`` and on the module (with module-only names)."""
+    """Per decoding module: its names (with module-only names), also on ``tf1clip.contrib.seq2seq``."""
     rows = []
     for module, names, module_only, differences in _S2S_DECODING:
         impl = _C + ".seq2seq." + module
         flags = {"keras2": True, "graph": True, "differences": differences}
-        rows.append(Row(_C + ".seq2seq", impl, names, ("tf.contrib.seq2seq",), **flags))
-        rows.append(Row(impl, impl, names + module_only, ("tf.contrib.seq2seq.python.ops." + module,), **flags))
+        on_seq2seq = Also(_C + ".seq2seq", ("tf.contrib.seq2seq",), names)
+        paths = ("tf.contrib.seq2seq.python.ops." + module,)
+        rows.append(Row(impl, impl, names + module_only, paths, also=(on_seq2seq,), **flags))
     return tuple(rows)
 
 
@@ -222,6 +242,8 @@ _INPUT_FN = ("InputFnOps", "build_default_serving_input_fn", "build_parsing_serv
 
 # tf.contrib.learn (TF 1.15) on tf1clip.estimator: docs/learn.rst. Rows whose modules import tf1clip.estimator
 # (extra "estimator") are checked in a subprocess by tests/subprocess/test_manifest.py.
+_LEARN_ESTIMATOR: Dict[str, Any] = {"extra": "estimator", "keras2": True, "graph": True}
+_ON_ESTIMATOR = (Also(_L + ".estimator", (_LP + ".estimators.estimator",)),)
 _LEARN_ROWS: Tuple[Row, ...] = (
     Row(
         _L,
@@ -229,47 +251,52 @@ _LEARN_ROWS: Tuple[Row, ...] = (
         ("BaseEstimator", "Estimator", "SKCompat"),
         _LEARN_PATHS,
         differences=_LEARN_DIFF,
-        extra="estimator",
-        keras2=True,
-        graph=True,
+        also=_ON_ESTIMATOR,
+        **_LEARN_ESTIMATOR,
     ),
     Row(
         _L,
         _L + ".estimator",
         ("MetricSpec",),
         _LEARN_PATHS + (_LP + ".metric_spec",),
-        extra="estimator",
-        keras2=True,
-        graph=True,
+        also=_ON_ESTIMATOR,
+        **_LEARN_ESTIMATOR,
     ),
     Row(
         _L,
         _L + ".estimator",
         ("NotFittedError",),
         _LEARN_PATHS + (_LP + ".estimators._sklearn",),
-        extra="estimator",
-        keras2=True,
-        graph=True,
+        also=_ON_ESTIMATOR,
+        **_LEARN_ESTIMATOR,
     ),
     Row(
         _L,
         _L + ".run_config",
         ("ClusterConfig", "Environment", "RunConfig", "TaskType"),
         _LEARN_PATHS,
-        extra="estimator",
-        keras2=True,
-        graph=True,
+        also=(Also(_L + ".run_config", (_LP + ".estimators.run_config",)),),
+        **_LEARN_ESTIMATOR,
     ),
-    Row(_L, _L + ".experiment", ("Experiment",), _LEARN_PATHS[:2], extra="estimator", keras2=True, graph=True),
-    Row(_L, _L + ".model_fn", ("ModeKeys", "ModelFnOps", "PredictionKey", "ProblemType"), _LEARN_PATHS),
     Row(
         _L,
-        _L + ".utils.saved_model_export_utils",
-        ("ExportStrategy", "make_export_strategy"),
+        _L + ".experiment",
+        ("Experiment",),
         _LEARN_PATHS[:2],
-        extra="estimator",
+        also=(Also(_L + ".experiment", (_LP + ".experiment",)),),
+        **_LEARN_ESTIMATOR,
     ),
-    Row(_L, _L + ".utils.input_fn_utils", ("InputFnOps", "build_parsing_serving_input_fn"), _LEARN_PATHS[:2]),
+    Row(
+        _L,
+        _L + ".model_fn",
+        ("ModeKeys", "ModelFnOps", "PredictionKey", "ProblemType"),
+        _LEARN_PATHS,
+        also=(
+            Also(_L + ".model_fn", (_LP + ".estimators.model_fn",), ("ModeKeys", "ModelFnOps")),
+            Also(_L + ".model_fn", (_LP + ".estimators.prediction_key",), ("PredictionKey",)),
+            Also(_L + ".model_fn", (_LP + ".estimators.constants",), ("ProblemType",)),
+        ),
+    ),
     Row(_L, _L + ".learn_runner", ("learn_runner",), _LEARN_PATHS[:2], extra="estimator", keras2=True, graph=True),
 )
 _LEARN_ROWS += _submodules(_L, "preprocessing", "datasets", "utils", tf_paths=_LEARN_PATHS[:2])
@@ -283,38 +310,7 @@ _LEARN_ROWS += (
         keras2=True,
         graph=True,
     ),
-    Row(
-        _L + ".experiment",
-        _L + ".experiment",
-        ("Experiment",),
-        (_LP + ".experiment",),
-        extra="estimator",
-        keras2=True,
-        graph=True,
-    ),
-    Row(
-        _L + ".estimator",
-        _L + ".estimator",
-        ("BaseEstimator", "Estimator", "MetricSpec", "NotFittedError", "SKCompat"),
-        (_LP + ".estimators.estimator",),
-        differences=_LEARN_DIFF,
-        extra="estimator",
-        keras2=True,
-        graph=True,
-    ),
-    Row(
-        _L + ".run_config",
-        _L + ".run_config",
-        ("ClusterConfig", "Environment", "RunConfig", "TaskType"),
-        (_LP + ".estimators.run_config",),
-        extra="estimator",
-        keras2=True,
-        graph=True,
-    ),
     Row(_L + ".model_fn", _L + ".model_fn", ("MetricKey",), (_LP + ".estimators.metric_key",)),
-    Row(_L + ".model_fn", _L + ".model_fn", ("ModeKeys", "ModelFnOps"), (_LP + ".estimators.model_fn",)),
-    Row(_L + ".model_fn", _L + ".model_fn", ("PredictionKey",), (_LP + ".estimators.prediction_key",)),
-    Row(_L + ".model_fn", _L + ".model_fn", ("ProblemType",), (_LP + ".estimators.constants",)),
     Row(
         _L + ".preprocessing",
         _L + ".preprocessing",
@@ -328,10 +324,9 @@ _LEARN_ROWS += (
         differences="VocabularyProcessor.restore reads TF 1.x pickles with an unpickler mapping TF 1.x's module paths.",
     ),
     Row(_L + ".preprocessing", _L + ".preprocessing", ("MODULE_ALIASES", "Unpickler", "load"), ()),
-    Row(_L + ".datasets", _L + ".datasets.base", _DATASETS, ("tf.contrib.learn.datasets", _LP + ".datasets")),
 )
-_LEARN_ROWS += _submodules(_L + ".datasets", "base", tf_paths=("tf.contrib.learn.datasets", _LP + ".datasets"))
 _DATASET_PATHS = ("tf.contrib.learn.datasets", _LP + ".datasets")
+_LEARN_ROWS += _submodules(_L + ".datasets", "base", tf_paths=_DATASET_PATHS)
 _MNIST = (
     "DEFAULT_SOURCE_URL",
     "DataSet",
@@ -342,7 +337,6 @@ _MNIST = (
     "read_data_sets",
 )
 _LEARN_ROWS += (
-    Row(_L + ".datasets", _L + ".datasets.base", ("load_boston", "load_iris"), _DATASET_PATHS),
     Row(_L + ".datasets", _L + ".datasets", ("DATASETS", "SYNTHETIC", "load_dataset", "make_dataset"), _DATASET_PATHS),
 )
 _LEARN_ROWS += _submodules(_L + ".datasets", "mnist", "synthetic", "text_datasets", tf_paths=_DATASET_PATHS)
@@ -374,6 +368,7 @@ _LEARN_ROWS += (
         _L + ".datasets.base",
         _DATASETS + ("load_boston", "load_iris", "maybe_download", "retry", "urlretrieve_with_retry"),
         ("tf.contrib.learn.datasets.base", _LP + ".datasets.base"),
+        also=(Also(_L + ".datasets", _DATASET_PATHS, _DATASETS + ("load_boston", "load_iris")),),
     ),
     Row(
         _L + ".utils.saved_model_export_utils",
@@ -385,12 +380,14 @@ _LEARN_ROWS += (
             _LP + ".export_strategy",
         ),
         extra="estimator",
+        also=(Also(_L, _LEARN_PATHS[:2], ("ExportStrategy", "make_export_strategy")),),
     ),
     Row(
         _L + ".utils.input_fn_utils",
         _L + ".utils.input_fn_utils",
         _INPUT_FN,
         ("tf.contrib.learn.utils.input_fn_utils", _LP + ".utils.input_fn_utils"),
+        also=(Also(_L, _LEARN_PATHS[:2], ("InputFnOps", "build_parsing_serving_input_fn")),),
     ),
 )
 _LEARN_ROWS += _submodules(
@@ -440,18 +437,19 @@ _HEADS = (
 
 
 def _canned_rows():
-    """Per canned-estimator module: its names on tf1clip.contrib.learn, the module there, and the module's names."""
+    """Per canned-estimator module: its names (also on tf1clip.contrib.learn), and the module there."""
     flags = {"extra": "estimator", "keras2": True, "graph": True}
+    on_learn = (Also(_L, _LEARN_PATHS),)
     rows = []
     for module, names in _CANNED + (("head", _HEADS),):
         impl = _L + "." + module
         differences = _CANNED_DIFF if module != "head" else ""
-        rows.append(Row(_L, impl, names, _LEARN_PATHS, differences=differences, **flags))
+        paths = (_LP + ".estimators." + module,)
+        rows.append(Row(impl, impl, names, paths, differences=differences, also=on_learn, **flags))
         rows.append(Row(_L, impl, (module,), _LEARN_PATHS[1:], **flags))
-        rows.append(Row(impl, impl, names, (_LP + ".estimators." + module,), differences=differences, **flags))
     infer = ("infer_real_valued_columns_from_input", "infer_real_valued_columns_from_input_fn")
-    rows.append(Row(_L, _L + ".estimator", infer, _LEARN_PATHS, **flags))
-    rows.append(Row(_L + ".estimator", _L + ".estimator", infer, (_LP + ".estimators.estimator",), **flags))
+    paths = (_LP + ".estimators.estimator",)
+    rows.append(Row(_L + ".estimator", _L + ".estimator", infer, paths, also=on_learn, **flags))
     return tuple(rows)
 
 
@@ -481,10 +479,11 @@ _LEARN_OPS: Tuple[Tuple[str, Tuple[str, ...], Dict[str, Any]], ...] = (
     ("seq2seq_ops", ("rnn_decoder", "rnn_seq2seq", "seq2seq_inputs", "sequence_classifier"), {"keras2": True}),
 )
 for _module, _names, _flags in _LEARN_OPS:
+    _impl = _L + ".ops." + _module
+    _on_ops = (Also(_L + ".ops", ("tf.contrib.learn.ops", _LP + ".ops")),)
     _LEARN_ROWS += (
-        Row(_L + ".ops", _L + ".ops." + _module, _names, ("tf.contrib.learn.ops", _LP + ".ops"), graph=True, **_flags),
-        Row(_L + ".ops", _L + ".ops." + _module, (_module,), (_LP + ".ops",), **_flags),
-        Row(_L + ".ops." + _module, _L + ".ops." + _module, _names, (_LP + ".ops." + _module,), graph=True, **_flags),
+        Row(_impl, _impl, _names, (_LP + ".ops." + _module,), graph=True, also=_on_ops, **_flags),
+        Row(_L + ".ops", _impl, (_module,), (_LP + ".ops",), **_flags),
     )
 _LEARN_ROWS += (
     Row(
@@ -497,7 +496,6 @@ _LEARN_ROWS += (
     ),
 )
 _LEARN_ROWS += (
-    Row(_L, _L + ".monitors", ("NanLossDuringTrainingError",), _LEARN_PATHS[:2]),
     Row(
         _L + ".monitors",
         _L + ".monitors",
@@ -506,6 +504,7 @@ _LEARN_ROWS += (
         graph=True,
         differences="Run by Estimator.fit through RunHookAdapterForMonitors as in TF 1.15; ExportMonitor (TF 1.15's "
         "deprecated Estimator.export) is not re-created.",
+        also=(Also(_L, _LEARN_PATHS[:2], ("NanLossDuringTrainingError",), graph=False, differences=""),),
     ),
 )
 
@@ -535,7 +534,7 @@ _LAYERS_FC_ROWS = (
 )
 
 
-ROWS: Tuple[Row, ...] = (
+TABLE: Tuple[Row, ...] = (
     _submodules(
         _C, "data", "estimator", "framework", "layers", "lookup", "opt", "slim", "training", tf_paths=("tf.contrib",)
     )
@@ -578,12 +577,14 @@ ROWS: Tuple[Row, ...] = (
             _C + ".framework",
             ("get_global_step", "get_or_create_global_step"),
             ("tf.contrib.framework",),
+            also=(Also(_C + ".slim", ("tf.contrib.slim",)),),
         ),
         Row(
             _C + ".layers",
             _C + ".layers.optimizers",
             ("OPTIMIZER_CLS_NAMES", "OPTIMIZER_SUMMARIES", "adaptive_clipping_fn"),
             ("tf.contrib.layers", "tf.contrib.layers.python.layers.optimizers"),
+            also=(Also(_C + ".slim", ()),),
         ),
         Row(
             _C + ".layers",
@@ -591,6 +592,7 @@ ROWS: Tuple[Row, ...] = (
             ("optimize_loss",),
             ("tf.contrib.layers", "tf.contrib.layers.python.layers.optimizers"),
             graph=True,
+            also=(Also(_C + ".slim", ()),),
         ),
         Row(
             _C + ".layers",
@@ -604,6 +606,11 @@ ROWS: Tuple[Row, ...] = (
             _C + ".training.training",
             ("add_gradients_summaries", "clip_gradient_norms", "clip_gradient_norms_fn", "multiply_gradients"),
             ("tf.contrib.training", _TRAINING + "training"),
+            also=(
+                Also(
+                    _C + ".slim.learning", ("tf.contrib.slim.learning",), ("clip_gradient_norms", "multiply_gradients")
+                ),
+            ),
         ),
         Row(
             _C + ".training",
@@ -614,21 +621,7 @@ ROWS: Tuple[Row, ...] = (
         ),
         Row(_C + ".training", _C + ".training.training", ("train",), (), extra="slim", graph=True),
         Row(_C + ".slim", _C + ".slim.learning", ("learning",), ("tf.contrib.slim",)),
-        Row(_C + ".slim", _C + ".framework", ("get_global_step", "get_or_create_global_step"), ("tf.contrib.slim",)),
-        Row(
-            _C + ".slim",
-            _C + ".layers.optimizers",
-            ("OPTIMIZER_CLS_NAMES", "OPTIMIZER_SUMMARIES", "adaptive_clipping_fn"),
-            (),
-        ),
-        Row(_C + ".slim", _C + ".layers.optimizers", ("optimize_loss",), (), graph=True),
         Row(_C + ".slim.learning", _C + ".slim.learning", ("add_gradients_summaries",), ("tf.contrib.slim.learning",)),
-        Row(
-            _C + ".slim.learning",
-            _C + ".training.training",
-            ("clip_gradient_norms", "multiply_gradients"),
-            ("tf.contrib.slim.learning",),
-        ),
         Row(
             _C + ".slim.learning",
             _C + ".slim.learning",
@@ -683,16 +676,11 @@ ROWS: Tuple[Row, ...] = (
         _opt(("ExternalOptimizerInterface", "ScipyOptimizerInterface"), "external_optimizer"),
         Row(_C + ".opt", _C + ".opt.sign_decay", ("sign_decay",), ()),
         Row(
-            _C + ".opt",
-            _C + ".opt.sign_decay",
-            ("get_cosine_decay_fn", "get_linear_decay_fn", "get_restart_decay_fn"),
-            (),
-        ),
-        Row(
             _C + ".opt.sign_decay",
             _C + ".opt.sign_decay",
             ("get_linear_decay_fn", "get_cosine_decay_fn", "get_restart_decay_fn"),
             (_OPT_MODS + "sign_decay",),
+            also=(Also(_C + ".opt", ()),),
         ),
         Row(
             _C + ".rnn",
@@ -845,15 +833,6 @@ ROWS: Tuple[Row, ...] = (
             "weights); Saver-based checkpoints only.",
         ),
         Row(
-            _C + ".seq2seq",
-            _C + ".seq2seq.attention_wrapper",
-            _S2S_ATTENTION,
-            ("tf.contrib.seq2seq",),
-            keras2=True,
-            graph=True,
-            differences=_S2S_ATTENTION_DIFFERENCES,
-        ),
-        Row(
             _C + ".seq2seq.attention_wrapper",
             _C + ".seq2seq.attention_wrapper",
             _S2S_ATTENTION,
@@ -861,6 +840,7 @@ ROWS: Tuple[Row, ...] = (
             keras2=True,
             graph=True,
             differences=_S2S_ATTENTION_DIFFERENCES,
+            also=(Also(_C + ".seq2seq", ("tf.contrib.seq2seq",)),),
         ),
         Row(
             _C + ".seq2seq.attention_wrapper",
@@ -1035,21 +1015,94 @@ ROWS: Tuple[Row, ...] = (
     + _LEARN_ROWS
     + _LAYERS_FC_ROWS
 )
+"""The manifest as written: each name of a module in one row (:func:`claims` checks it)."""
+
+
+def _derived(row: Row, also: Also) -> Row:
+    names = also.names or row.names
+    if not set(names) <= set(row.names):
+        raise ValueError(
+            "also: %r exposes %r, not names of the row" % (also.target, sorted(set(names) - set(row.names)))
+        )
+    return row._replace(
+        target=also.target,
+        names=names,
+        tf_paths=also.tf_paths,
+        graph=row.graph if also.graph is None else also.graph,
+        differences=row.differences if also.differences is None else also.differences,
+        drift=tuple(d for d in row.drift if d[0] in names),
+        also=(),
+    )
+
+
+def expanded(table: Iterable[Row]) -> Tuple[Row, ...]:
+    """``table`` with, after each row, a row for each module in its :attr:`Row.also`."""
+    return tuple(r for row in table for r in (row._replace(also=()),) + tuple(_derived(row, a) for a in row.also))
+
+
+ROWS: Tuple[Row, ...] = expanded(TABLE)
+"""Every module's rows, re-exports included (:data:`TABLE` expanded): what the runtime, tf1clip-upgrade and the docs
+read."""
+
+
+def claims(table: Iterable[Row]) -> Dict[Tuple[str, str], List[int]]:
+    """``{(impl, name): indices of the rows of table that list it}`` for every name more than one row lists (a row
+    naming a submodule of its target claims nothing)."""
+    found: Dict[Tuple[str, str], List[int]] = {}
+    for i, r in enumerate(table):
+        for n in r.names:
+            if r.impl != r.target + "." + n:
+                found.setdefault((r.impl, n), []).append(i)
+    return {key: indices for key, indices in found.items() if len(indices) > 1}
+
+
+DELEGATES: Dict[str, Tuple[str, ...]] = {
+    "slim": ("tf_slim",),
+    "slim.learning": ("tf_slim.learning",),
+    "slim.nets": ("tf_slim.nets",),
+    "layers": ("tf_slim.layers",),
+    "framework": ("tf_slim.ops.arg_scope", "tf_slim.ops.variables", "tf_slim.ops.framework_ops"),
+    "losses": ("tf_slim.losses",),
+    "metrics": ("tf_slim.metrics",),
+    "training": ("tf_slim.training.training", "tf_slim.training.evaluation"),
+    "gan": ("tensorflow_gan",),
+    "gan.losses": ("tensorflow_gan.python.losses",),
+    "gan.losses.wargs": ("tensorflow_gan.python.losses.losses_wargs",),
+    "gan.eval": ("tensorflow_gan.python.eval",),
+    "gan.features": ("tensorflow_gan.python.features",),
+    "gan.estimator": ("tensorflow_gan.python.estimator",),
+    "gan.tpu": ("tensorflow_gan.python.tpu",),
+}
+"""The routes to the maintained successors: ``tf1clip.contrib`` namespace -> the successor modules whose public
+names it has besides tf1clip's own, searched in order. :data:`ROUTES`, ``tf1clip.compat._slim.DELEGATES``,
+``tf1clip.compat._gan.DELEGATES`` and tf1clip-upgrade's generated name tables (``_slim_names``, ``_gan_names``)
+are derived from it."""
+
+_SUCCESSORS: Dict[str, Tuple[str, str, Tuple[str, ...]]] = {
+    "tf_slim": (
+        "slim",
+        "tf1clip.upgrade._slim_names",
+        ("get_variables_to_restore", "assign_from_checkpoint_fn", "get_model_variables"),
+    ),
+    "tensorflow_gan": ("gan", "tf1clip.upgrade._gan_names", ("gan.gan_model", "gan.gan_train_ops", "gan.gan_train")),
+}
+"""Successor package -> (its tf1clip extra, the module listing its routed names, ends of its names that build TF 1
+graph code)."""
 
 ROUTES: Tuple[Route, ...] = tuple(
-    Route(_C + "." + key, "tf_slim", "slim", "tf1clip.upgrade._slim_names")
-    for key in ("slim", "layers", "framework", "losses", "metrics", "training")
-) + (Route(_C + ".gan", "tensorflow_gan", "gan", "tf1clip.upgrade._gan_names"),)
-
-ROUTED_GRAPH = (
-    "get_variables_to_restore",
-    "assign_from_checkpoint_fn",
-    "get_model_variables",
-    "gan.gan_model",
-    "gan.gan_train_ops",
-    "gan.gan_train",
+    Route(_C + "." + namespace, modules[0].split(".")[0], *_SUCCESSORS[modules[0].split(".")[0]])
+    for namespace, modules in DELEGATES.items()
+    if "." not in namespace
 )
+"""The ``tf1clip.contrib`` modules routed to a successor (their submodules included), from :data:`DELEGATES`."""
+
+ROUTED_GRAPH = tuple(dict.fromkeys(name for route in ROUTES for name in route.graph))
 """Ends of routed names (tf-slim's, TF-GAN's) that build TF 1 graph code."""
+
+
+def delegates(successor: str) -> Dict[str, Tuple[str, ...]]:
+    """The :data:`DELEGATES` of the namespaces routed to the package ``successor`` (``"tf_slim"``)."""
+    return {ns: modules for ns, modules in DELEGATES.items() if modules[0].split(".")[0] == successor}
 
 
 def rows(target: Optional[str] = None, table: Optional[Iterable[Row]] = None) -> Tuple[Row, ...]:

@@ -9,12 +9,7 @@ import importlib
 import pprint
 import types
 
-from tf1clip.compat._slim import DELEGATES
-
-# contrib module -> the tf-slim modules whose public names it gets, in order: the routing table of
-# tf1clip.contrib (its dotted keys are also found below as submodules, except "slim.nets", which
-# tf_slim's __init__ does not import).
-SLIM_SOURCES = dict(DELEGATES)
+from tf1clip.contrib import _manifest
 
 
 def _public(module):
@@ -49,14 +44,17 @@ def _public(module):
 def generate():
     """``(contrib path -> tf-slim modules, tf-slim module -> public names)``, tf-slim submodules included.
 
-    Contrib paths are relative to ``tf.contrib``; a submodule of a delegated module
-    (``slim.losses``) is a path of its own, so that dotted uses resolve.
+    Contrib paths are relative to ``tf.contrib``: the manifest's routes to tf-slim (``_manifest.delegates("tf_slim")``;
+    their dotted keys are also found as submodules, except ``slim.nets``, which tf_slim's ``__init__`` does not
+    import), and each submodule of a delegated module (``slim.losses``) is a path of its own, so that dotted uses
+    resolve.
     """
-    for sources in SLIM_SOURCES.values():  # imported first, so that tf_slim's namespace is the same every run
+    routes = _manifest.delegates("tf_slim")
+    for sources in routes.values():  # imported first, so that tf_slim's namespace is the same every run
         for source in sources:
             importlib.import_module(source)
     modules, names = {}, {}
-    pending = [(contrib, sources) for contrib, sources in SLIM_SOURCES.items()]
+    pending = list(routes.items())
     while pending:
         contrib, sources = pending.pop()
         if contrib in modules or contrib.count(".") > 2:
