@@ -833,7 +833,9 @@ def test_an_unparsable_line_is_an_error_at_its_line_and_the_rest_converts(tmp_pa
     broken.write_text("import tensorflow as tf\nprint 'neither Python 2 nor 3' +\nx = tf.random_normal([2])\n")
     status, report = _run(["--infile", str(broken), "--inplace"], tmp_path)
     assert status == 1
-    assert broken.read_text() == "import tensorflow as tf\nprint 'neither Python 2 nor 3' +\nx = tf.random.normal([2])\n"
+    assert (
+        broken.read_text() == "import tensorflow as tf\nprint 'neither Python 2 nor 3' +\nx = tf.random.normal([2])\n"
+    )
     assert "broken.py:2:0: ERROR: Could not parse this line, left unchanged" in report
 
 

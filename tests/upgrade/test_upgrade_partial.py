@@ -7,7 +7,6 @@ kept as it is and reported; the other cells are converted.
 """
 
 import json
-import textwrap
 
 import pytest
 
@@ -135,7 +134,9 @@ def test_a_training_script_with_one_unparsable_line_converts_around_it(tmp_path)
     assert errors[0][0] == bad and errors[0][1].startswith("Could not parse this line, left unchanged (SyntaxError: ")
     assert errors[0][1].endswith(": 'print \"loss:\" %'; the rest of the file was converted.")
     # The other ERROR (tf.contrib.quantize has no TF 2 home) is at its own line, as in the input.
-    assert [line for line, _ in errors[1:]] == [TRAIN_PY2.split("\n").index("    q = tf.contrib.quantize.create_training_graph()") + 1]
+    assert [line for line, _ in errors[1:]] == [
+        TRAIN_PY2.split("\n").index("    q = tf.contrib.quantize.create_training_graph()") + 1
+    ]
     assert '\n    print "loss:" %\n' in new
     for converted in (
         "net = tf1clip.contrib.layers.fully_connected(x, 32)",  # before the line
@@ -207,7 +208,9 @@ def test_a_block_header_that_does_not_parse_takes_its_block_and_nothing_else():
     assert result.text == (
         "import tensorflow as tf\nfor i in xrange(3) if i:\n    y = tf.random_normal([2])\n\nz = tf.random.uniform([3])\n"
     )
-    assert [(line, message.split(",")[0]) for line, message in _errors(result)] == [(2, "Could not parse these 2 lines")]
+    assert [(line, message.split(",")[0]) for line, message in _errors(result)] == [
+        (2, "Could not parse these 2 lines")
+    ]
 
 
 def test_a_statement_split_over_lines_is_masked_whole():
@@ -218,7 +221,9 @@ def test_a_statement_split_over_lines_is_masked_whole():
 
 
 def test_a_statement_pasta_cannot_read_is_kept_and_the_rest_converted():
-    source = "import tensorflow as tf\n\ndef crop(a, n):\n    b = a[(n - 1) * 2:n, 0]\n    return tf.random_crop(b, [2])\n"
+    source = (
+        "import tensorflow as tf\n\ndef crop(a, n):\n    b = a[(n - 1) * 2:n, 0]\n    return tf.random_crop(b, [2])\n"
+    )
     result = upgrade.upgrade_source(source, target="modern")
     assert "    b = a[(n - 1) * 2:n, 0]\n    return tf.image.random_crop(b, [2])\n" in result.text
     errors = _errors(result)

@@ -169,7 +169,8 @@ def _parse(masked, python2, path):
         except SyntaxError as err:
             first = first or err
             message = "%s: %s" % (type(err).__name__, err.msg)
-            progress = masked.mask_unparsable(python2 != "never") or masked.mask_line(py2.line(err.lineno or 0), message)
+            progress = masked.mask_unparsable(python2 != "never")
+            progress = progress or masked.mask_line(py2.line(err.lineno or 0), message)
         except _engine.pasta.base.annotate.AnnotationError as err:
             first = first or err
             progress = _mask_pasta_error(masked, py2, err)
@@ -192,7 +193,10 @@ def _mask_pasta_error(masked, py2, err):
     if not holding:
         return False
     node = min(holding, key=lambda n: (n.end_lineno or n.lineno) - n.lineno)
-    reason = "pasta, the parser that keeps the formatting, cannot read it; rewrite it, e.g. a[(n - 1) * 2:n] as a[2 * (n - 1):n]"
+    reason = (
+        "pasta, the parser that keeps the formatting, cannot read it; rewrite it, e.g. a[(n - 1) * 2:n] as "
+        "a[2 * (n - 1):n]"
+    )
     masked.mask(py2.line(node.lineno) - 1, py2.line(node.end_lineno or node.lineno) - 1, reason)
     return True
 
@@ -211,7 +215,9 @@ def _convert_code(text, options):
     except _engine.pasta.base.annotate.AnnotationError as err:
         raise _Unconvertible(_pasta_message(str(err).split("\n", 1)[-1].strip().split(": ", 1)[-1])) from None
     except _partial.LostMarker as err:
-        raise _Unconvertible("the conversion lost a statement it could not parse (%s); please report it" % err) from None
+        raise _Unconvertible(
+            "the conversion lost a statement it could not parse (%s); please report it" % err
+        ) from None
     except RecursionError:
         raise _Unconvertible(
             "the code is nested too deeply for the converter (RecursionError); convert "

@@ -139,7 +139,8 @@ def first_error(text: str, python2: bool) -> Optional[Tuple[Optional[int], str]]
         lines = _fissix_errors(text)
         if lines is None:
             return None
-        line = max([n for n in lines + [line] if n] or [None])
+        known = [n for n in lines + [line] if n]
+        line = max(known) if known else None
     return line, message
 
 
