@@ -113,7 +113,7 @@ def upgrade_source(
     python2: str = "auto",
     path: Optional[str] = None,
 ) -> SourceResult:
-    """Converts Python source ``text``; raises SyntaxError (and friends) when it cannot be parsed.
+    """Converts Python source ``text``; raises SyntaxError (and friends) when no statement of it can be parsed.
 
     ``mode``: ``"DEFAULT"`` or ``"SAFETY"`` as in ``tf_upgrade_v2``; ``target``:
     ``"modern"`` (TF 2.16+: Estimator code is reported), ``"estimator"`` (TF 2.15 +
@@ -121,6 +121,7 @@ def upgrade_source(
     (the installed one). ``python2``: ``"auto"`` converts Python 2 source to Python 3 first
     (docs/upgrade.rst, "Python 2 sources"), ``"always"`` takes any source as Python 2, ``"never"``
     skips that pass; ``path``: where the file is (for Python 2's implicit relative imports).
+    A statement that no parser reads is kept as it is, with an ERROR at its line (``_partial``).
     Log lines are the input's.
     """
     from tf1clip.upgrade import _engine
@@ -317,7 +318,8 @@ def _convert_notebook(data, options):
     Cells whose ``source`` is one string are accepted; changed cells are written as
     lists of lines (Jupyter's format), so the output can be converted again. A rule
     may delete, add or split lines anywhere (``_notebook``). Log lines count the code
-    cells' lines one after another, as ``tf_upgrade_v2`` does.
+    cells' lines one after another, as ``tf_upgrade_v2`` does. A code cell that does not
+    parse is kept as it is, with an ERROR, unless no code cell parses.
     """
     try:
         notebook = json.loads(data.decode("utf-8-sig"))
