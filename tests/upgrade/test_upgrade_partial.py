@@ -301,3 +301,39 @@ def test_a_python_2_notebook_skips_only_the_cell_2to3_cannot_read(tmp_path):
         "for i in range(3):\n    x = tf1clip.contrib.layers.flatten(y)\n",
     ]
     assert [line for line, _ in _errors(result)] == [3]
+
+
+SCRIPT = """\
+import tensorflow as tf
+from tensorflow.contrib import rnn
+
+def model(x, units):
+    cell = rnn.LSTMCell(units)
+    outputs, _ = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)
+    return tf.contrib.layers.fully_connected(outputs[:, -1], 1)
+
+def main(_):
+    x = tf.placeholder(tf.float32, [None, 5, 3])
+    loss = tf.reduce_mean(tf.square(model(x, 8)))
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        for step in range(10):
+            sess.run(tf.train.GradientDescentOptimizer(0.1).minimize(loss))
+
+tf.app.run()
+"""
+
+
+@pytest.mark.parametrize("bad", ["%matplotlib inline", "<<<<<<< HEAD", "print 'x' +", "x = = 1"])
+def test_a_bad_line_anywhere_changes_nothing_else(bad):
+    clean = upgrade.upgrade_source(SCRIPT, target="modern").text.split("\n")
+    lines = SCRIPT.split("\n")
+    for index in range(1, len(lines) - 1):
+        indent = lines[index][: len(lines[index]) - len(lines[index].lstrip())]
+        source = "\n".join(lines[:index] + [indent + bad] + lines[index:])
+        result = upgrade.upgrade_source(source, target="modern")
+        out = result.text.split("\n")
+        assert out.count(indent + bad) == 1, (index, result.text)
+        out.remove(indent + bad)
+        assert out == clean, (index, result.text)
+        assert [e.line for e in result.log if e.severity == "ERROR"] == [index + 1], (index, result.log)
