@@ -184,6 +184,7 @@ class Masked:
         self.text = original
 
     def masked(self, number: int) -> bool:
+        """Whether physical line ``number`` (0-based) is masked."""
         return any(first <= number <= last for first, last, _ in self.spans)
 
     def mask(self, first: int, last: int, message: str):
@@ -200,7 +201,7 @@ class Masked:
         self.text = self._build()
 
     def _units(self):
-        """The logical lines and masked spans in order: ``(indent, opens, span or None)``."""
+        """The logical lines outside the masked spans and the spans (``[first, last, message]``), in order."""
         units, spans, position = [], list(self.spans), 0
         while position < len(self.logical) or spans:
             logical = self.logical[position] if position < len(self.logical) else None
