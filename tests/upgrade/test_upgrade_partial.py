@@ -7,6 +7,7 @@ kept as it is and reported; the other cells are converted.
 """
 
 import json
+import sys
 
 import pytest
 
@@ -230,10 +231,11 @@ def test_a_statement_pasta_cannot_read_is_kept_and_the_rest_converted():
     assert [line for line, _ in errors] == [4] and "pasta" in errors[0][1]
 
 
+@pytest.mark.skipif(sys.version_info >= (3, 14), reason="Python 3.14 reads template strings")
 def test_a_line_newer_than_the_parser_is_kept():
-    source = "import tensorflow as tf\ntype Vector = list[float]\nx = tf.random_normal([2])\n"
+    source = 'import tensorflow as tf\nmessage = t"step {step}"\nx = tf.random_normal([2])\n'
     result = upgrade.upgrade_source(source, target="modern")
-    assert result.text.split("\n")[1:3] == ["type Vector = list[float]", "x = tf.random.normal([2])"]
+    assert result.text.split("\n")[1:3] == ['message = t"step {step}"', "x = tf.random.normal([2])"]
     assert [line for line, _ in _errors(result)] == [2]
 
 
