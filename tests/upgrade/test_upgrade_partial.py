@@ -281,13 +281,9 @@ def test_a_notebook_cell_that_does_not_parse_is_kept_and_the_others_convert(tmp_
     assert sources[4] == "W = tf.Variable(tf.zeros([784, 10]))\nprint 'weights' W\n"  # left as it is
     assert sources[5] == "y = tf1clip.contrib.layers.fully_connected(x, 10)\nsess = tf.compat.v1.InteractiveSession()\n"
     # Code-cell lines counted one after another: the !pip cell 1, the next 2-4, the help line 5, the bad cell 6-7.
-    assert _errors(result) == [
-        (
-            7,
-            "Could not parse cell 5 (its line 2, SyntaxError: Missing parentheses in call to 'print'. Did you mean "
-            "print(...)?), left unchanged: \"print 'weights' W\"; the other cells were converted.",
-        )
-    ]
+    [(line, message)] = _errors(result)
+    assert line == 7 and message.startswith("Could not parse cell 5 (its line 2, SyntaxError: ")
+    assert message.endswith("), left unchanged: \"print 'weights' W\"; the other cells were converted.")
 
 
 def test_a_python_2_notebook_skips_only_the_cell_2to3_cannot_read(tmp_path):
