@@ -6,7 +6,9 @@ converting a 1,000-line file stays under 2 s).
 The file is tests/data/tf115_py2/mlp_train_py2.py's functions repeated under new names until it has ``--lines``
 lines. Timed, in one process after a warm-up conversion (TensorFlow imported, fissix's fixers compiled): the whole
 ``upgrade_source`` of the Python 2 file; the Python 2 pass alone (``_py2.to_python3``); and ``upgrade_source`` of
-the pass's Python 3 output with ``python2="never"`` (the TF conversion of the same program). Medians of
+the pass's Python 3 output with ``python2="never"`` (the TF conversion of the same program); with
+``--unparsable``, also the Python 2 file with a line no parser reads in each function and the Python 3 output with an
+IPython line before each function (docs/upgrade.rst, "Files the parsers read only in part"). Medians of
 ``--rounds`` runs, wall and CPU time.
 """
 
@@ -50,6 +52,9 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--lines", type=int, default=1000)
+    parser.add_argument(
+        "--unparsable", action="store_true", help="also time files with statements no parser reads (kept, reported)"
+    )
     args = parser.parse_args()
     from tf1clip.upgrade import _py2, upgrade_source
 
@@ -61,6 +66,21 @@ def main():
         ("the Python 2 pass alone", lambda: _py2.to_python3(text)),
         ("upgrade_source, its Python 3 output, python2='never'", lambda: upgrade_source(python3, python2="never")),
     ]
+    if args.unparsable:
+        # One statement no parser reads in each function (kept, reported), or an IPython line before each one.
+        broken = re.sub(r"(\ndef [^\n]*:\n)", r'\1    print "step" %\n', text)
+        magic = re.sub(r"\ndef ", "\n%matplotlib inline\ndef ", python3)
+        count = broken.count('print "step" %')
+        rows += [
+            (
+                "upgrade_source, Python 2 file, %d functions with a line 2to3 cannot read" % count,
+                lambda: upgrade_source(broken, target="modern"),
+            ),
+            (
+                "upgrade_source, its Python 3 output, %d IPython lines" % magic.count("%matplotlib"),
+                lambda: upgrade_source(magic, target="modern"),
+            ),
+        ]
     print("%d lines; Python %s, %s" % (text.count("\n") + 1, platform.python_version(), platform.machine()))
     print("load average before: %.1f" % os.getloadavg()[0])
     print("| what | median wall s | median CPU s | per-round wall s |\n|---|---|---|---|")

@@ -821,11 +821,22 @@ def test_tf_estimator_becomes_tf1clip_estimator(tmp_path):
 
 def test_unparsable_file_is_an_error_and_is_left_unchanged(tmp_path):
     broken = tmp_path / "broken.py"
-    broken.write_text("import tensorflow as tf\nprint 'neither Python 2 nor 3' +\n")
+    broken.write_text("print 'neither Python 2 nor 3' +\n")
     status, report = _run(["--infile", str(broken), "--inplace"], tmp_path)
     assert status == 1
-    assert broken.read_text() == "import tensorflow as tf\nprint 'neither Python 2 nor 3' +\n"
+    assert broken.read_text() == "print 'neither Python 2 nor 3' +\n"
     assert "broken.py:0:0: ERROR: Failed to parse" in report
+
+
+def test_an_unparsable_line_is_an_error_at_its_line_and_the_rest_converts(tmp_path):
+    broken = tmp_path / "broken.py"
+    broken.write_text("import tensorflow as tf\nprint 'neither Python 2 nor 3' +\nx = tf.random_normal([2])\n")
+    status, report = _run(["--infile", str(broken), "--inplace"], tmp_path)
+    assert status == 1
+    assert (
+        broken.read_text() == "import tensorflow as tf\nprint 'neither Python 2 nor 3' +\nx = tf.random.normal([2])\n"
+    )
+    assert "broken.py:2:0: ERROR: Could not parse this line, left unchanged" in report
 
 
 @pytest.mark.parametrize(

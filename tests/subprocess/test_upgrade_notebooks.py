@@ -175,9 +175,13 @@ def test_log_lines_count_the_code_cells_lines(tmp_path):
 def test_a_cell_that_is_not_python_is_named(tmp_path):
     cells = [code("import tensorflow as tf\n"), markdown("m"), code("x = 1\ny = = 2\n")]
     result, after, _ = _convert(tmp_path, cells)
-    assert result.status == "failed"
-    assert [e.message for e in result.errors] == [
-        "Failed to parse cell 3, line 2 (SyntaxError: invalid syntax); the file was left unchanged."
+    assert result.status == "unchanged"  # the cell is kept as it is; the others convert (to themselves here)
+    assert [(e.line, e.message) for e in result.errors] == [
+        (
+            3,
+            "Could not parse cell 3 (its line 2, SyntaxError: invalid syntax), left unchanged: 'y = = 2'; the other "
+            "cells were converted.",
+        )
     ]
     assert after == _notebook(cells)
 
@@ -185,11 +189,14 @@ def test_a_cell_that_is_not_python_is_named(tmp_path):
 def test_code_that_pasta_cannot_read_is_an_error_not_a_crash(tmp_path):
     cells = [code("import tensorflow as tf\n"), code("a = [[0]]\nb = a[(1 - 1) * 2:3, 0]\n")]
     result, after, _ = _convert(tmp_path, cells)
-    assert result.status == "failed" and after == _notebook(cells)
-    assert [e.message for e in result.errors] == [
-        "pasta, the parser that keeps the formatting (tf_upgrade_v2's too), cannot read the line "
-        "'b = a[(1 - 1) * 2:3, 0]'; rewrite it (for example a subscript whose first slice starts with a "
-        "parenthesis: a[(n - 1) * 2:n, 0] as a[2 * (n - 1):n, 0]); the file was left unchanged."
+    assert result.status == "unchanged" and after == _notebook(cells)  # the statement is kept, the rest converts
+    assert [(e.line, e.message) for e in result.errors] == [
+        (
+            3,
+            "Could not parse this line, left unchanged (pasta, the parser that keeps the formatting, cannot read "
+            "it; rewrite it, e.g. a[(n - 1) * 2:n] as a[2 * (n - 1):n]): 'b = a[(1 - 1) * 2:3, 0]'; the rest of "
+            "the file was converted.",
+        )
     ]
 
 

@@ -246,8 +246,11 @@ def test_prints_of_a_file_that_parses_as_python_3_stay_calls():
 
 def test_print_function_keeps_the_prints():
     source = "from __future__ import print_function\nprint('a', 'b', file=f)\nexcept_ = d.has_key(1)\nprint 'x'\n"
-    with pytest.raises(SyntaxError):  # print 'x' is not Python 2 with print_function either
-        convert(source, python2="auto")
+    result = convert(source, python2="auto")  # print 'x' is not Python 2 with print_function either: kept
+    assert result.text.split("\n")[2:4] == ["except_ = 1 in d", "print 'x'"]
+    assert [(e.line, e.message.split(" (")[0]) for e in result.log if e.severity == "ERROR"] == [
+        (4, "Could not parse this line, left unchanged")
+    ]
     result = convert(source.replace("print 'x'\n", "for i in xrange(2):\n    pass\n"), python2="auto")
     assert "print('a', 'b', file=f)" in result.text and "range(2)" in result.text
 
@@ -369,7 +372,7 @@ def test_the_command_line_option(tmp_path, capsys):
     assert (tmp_path / "a.py").read_text().endswith("print('x')\n")
     args = ["--infile", str(path), "--outfile", str(tmp_path / "b.py"), "--python2", "never", "--reportfile", report]
     assert upgrade.main(args) == 1
-    assert "ERROR: Failed to parse" in capsys.readouterr().out
+    assert "old.py:2:0: ERROR: Could not parse this line, left unchanged" in capsys.readouterr().out
 
 
 def test_without_fissix_a_python_2_file_is_an_error_naming_the_install(tmp_path, monkeypatch):

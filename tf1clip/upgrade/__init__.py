@@ -15,8 +15,8 @@ and a Python API whose functions return results instead of printing::
 The conversion runs TensorFlow's own converter (``tensorflow.tools.compatibility``)
 and tf1clip's rules; see docs/upgrade.rst, which lists the parts (routing tables in
 ``_tables``, the ordered rule registry in ``_registry``, the change spec and walk in ``_rules``,
-added lines in ``_fixes``, files and trees in ``_convert``, Python 2 sources in ``_py2``, the report in
-``_results``, the command in ``_cli``).
+added lines in ``_fixes``, files and trees in ``_convert``, Python 2 sources in ``_py2``, the statements no parser
+reads in ``_partial``, the report in ``_results``, the command in ``_cli``).
 Importing this package, ``--help`` and ``--version`` do not import TensorFlow.
 """
 

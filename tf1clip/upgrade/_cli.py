@@ -15,6 +15,8 @@ tf.compat.v1, contrib rnn cells and mixed precision -> TF 2, graph mode for
 placeholders/Sessions, legacy Keras for tf.layers/rnn_cell, Estimator code to
 tf1clip.estimator (or for TF 2.15 natively: --target), Python 2 sources to Python 3 first
 (--python2), and an ERROR naming the successor for every tf.contrib symbol that cannot be converted.
+A statement that does not parse (an IPython line in a .py file, a merge-conflict marker) is kept as it
+is and is an ERROR at its line; the rest of the file is converted.
 
   tf1clip-upgrade --infile foo.py --outfile bar.py
   tf1clip-upgrade --infile foo.ipynb --outfile bar.ipynb

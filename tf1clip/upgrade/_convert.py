@@ -6,6 +6,7 @@ import importlib.util
 import io
 import json
 import os
+import re
 import shutil
 import stat
 import tempfile
@@ -13,6 +14,7 @@ import tokenize
 import traceback
 from typing import List, NamedTuple, Optional
 
+from tf1clip.upgrade import _partial
 from tf1clip.upgrade import _py2
 from tf1clip.upgrade._fixes import finish
 from tf1clip.upgrade._notebook import MovedCellBoundary
@@ -111,7 +113,7 @@ def upgrade_source(
     python2: str = "auto",
     path: Optional[str] = None,
 ) -> SourceResult:
-    """Converts Python source ``text``; raises SyntaxError (and friends) when it cannot be parsed.
+    """Converts Python source ``text``; raises SyntaxError (and friends) when no statement of it can be parsed.
 
     ``mode``: ``"DEFAULT"`` or ``"SAFETY"`` as in ``tf_upgrade_v2``; ``target``:
     ``"modern"`` (TF 2.16+: Estimator code is reported), ``"estimator"`` (TF 2.15 +
@@ -119,6 +121,7 @@ def upgrade_source(
     (the installed one). ``python2``: ``"auto"`` converts Python 2 source to Python 3 first
     (docs/upgrade.rst, "Python 2 sources"), ``"always"`` takes any source as Python 2, ``"never"``
     skips that pass; ``path``: where the file is (for Python 2's implicit relative imports).
+    A statement that no parser reads is kept as it is, with an ERROR at its line (``_partial``).
     Log lines are the input's.
     """
     from tf1clip.upgrade import _engine
@@ -128,17 +131,75 @@ def upgrade_source(
         raise ValueError("mode must be 'DEFAULT' or 'SAFETY', got %r" % (mode,))
     target = resolve_target(target)
     spec = make_spec(mode, target, upgrade_compat_v1_import)
-    py2 = _py2.to_python3(text, python2, path)
-    tree = _engine.pasta.parse(py2.text)
+    masked = _partial.Masked(text)
+    py2, tree = _parse(masked, python2, path)
     reads_tf = any(isinstance(node, ast.Name) and node.id == "tf" for node in ast.walk(tree))
     with contextlib.redirect_stdout(io.StringIO()):  # the engine prints each log line
         tree, pre_log, _ = spec.preprocess(tree)
         visitor = _engine.PastaEditVisitor(spec)
         visitor.visit(tree)
     new_text, post_log, added = finish(_engine.pasta.dump(tree), tree, target=target, input_names_tf=reads_tf)
+    new_text = masked.restore(new_text)
     tf_log = [(e[0], py2.line(e[1])) + tuple(e[2:]) for e in list(pre_log) + list(visitor.log) + post_log]
-    log = _without_moot_warnings(_dedupe(py2.log + tf_log), text, new_text)
+    log = _without_moot_warnings(_dedupe(py2.log + tf_log + masked.log()), text, new_text)
     return SourceResult(new_text, merge_repeated_errors(log), added)
+
+
+PARSE_ROUNDS = 20
+
+
+def _pasta_message(line):
+    return (
+        "pasta, the parser that keeps the formatting (tf_upgrade_v2's too), cannot read the line %r; rewrite it "
+        "(for example a subscript whose first slice starts with a parenthesis: a[(n - 1) * 2:n, 0] "
+        "as a[2 * (n - 1):n, 0])" % line
+    )
+
+
+def _parse(masked, python2, path):
+    """``(Python 2 pass, pasta tree)`` of ``masked``'s text, masking each statement no parser reads (``_partial``).
+
+    Raises the first parse error when nothing could be masked, or when every statement is."""
+    from tf1clip.upgrade import _engine
+
+    first = None
+    for _ in range(PARSE_ROUNDS):
+        py2 = _py2.to_python3(masked.text, python2, path)
+        try:
+            return py2, _engine.pasta.parse(py2.text)
+        except SyntaxError as err:
+            first = first or err
+            message = "%s: %s" % (type(err).__name__, err.msg)
+            progress = masked.mask_unparsable(python2 != "never")
+            progress = progress or masked.mask_line(py2.line(err.lineno or 0), message)
+        except _engine.pasta.base.annotate.AnnotationError as err:
+            first = first or err
+            progress = _mask_pasta_error(masked, py2, err)
+        if not progress or masked.everything():
+            break
+    raise first
+
+
+def _mask_pasta_error(masked, py2, err):
+    """Masks the innermost statement holding the line pasta names in ``err``; False when it names none."""
+    match = re.search(r"\nline (\d+): (.*)", str(err))
+    if match is None:
+        return False
+    number = int(match.group(1))
+    holding = [
+        node
+        for node in ast.walk(ast.parse(py2.text))
+        if isinstance(node, ast.stmt) and node.lineno <= number <= (node.end_lineno or node.lineno)
+    ]
+    if not holding:
+        return False
+    node = min(holding, key=lambda n: (n.end_lineno or n.lineno) - n.lineno)
+    reason = (
+        "pasta, the parser that keeps the formatting, cannot read it; rewrite it, e.g. a[(n - 1) * 2:n] as "
+        "a[2 * (n - 1):n]"
+    )
+    masked.mask(py2.line(node.lineno) - 1, py2.line(node.end_lineno or node.lineno) - 1, reason)
+    return True
 
 
 def _without_moot_warnings(log, text, new_text):
@@ -153,11 +214,10 @@ def _convert_code(text, options):
     try:
         return upgrade_source(text, **options)
     except _engine.pasta.base.annotate.AnnotationError as err:
-        line = str(err).split("\n", 1)[-1].strip().split(": ", 1)[-1]
+        raise _Unconvertible(_pasta_message(str(err).split("\n", 1)[-1].strip().split(": ", 1)[-1])) from None
+    except _partial.LostMarker as err:
         raise _Unconvertible(
-            "pasta, the parser that keeps the formatting (tf_upgrade_v2's too), cannot read the line %r; rewrite it "
-            "(for example a subscript whose first slice starts with a parenthesis: a[(n - 1) * 2:n, 0] "
-            "as a[2 * (n - 1):n, 0])" % line
+            "the conversion lost a statement it could not parse (%s); please report it" % err
         ) from None
     except RecursionError:
         raise _Unconvertible(
@@ -221,13 +281,45 @@ def _check_notebook(notebook):
             )
 
 
+def _position(entry):
+    return entry.line, entry.col
+
+
+def _skip_unparsable_cells(notebook, cells, python2):
+    """``cells`` without the code cells that no parser reads (unless none is left), and an ERROR for each."""
+    errors = {}
+    for cell, code in cells.cell_codes():
+        error = _partial.parses(code, python2)
+        if error is not None:
+            errors[cell.index] = error
+    if not errors or len(errors) == len(cells.cells):
+        return cells, []
+    cells = NotebookCode(notebook, skip=errors)
+    log = []
+    for cell, first in cells.skipped:
+        line, message = errors[cell.index]
+        line = min(max(line, 1), len(cell.lines))
+        text = cell.lines[line - 1].strip()
+        log.append(
+            LogEntry(
+                ERROR,
+                first + line - 1,
+                0,
+                "Could not parse cell %d (its line %d, %s), left unchanged: %r; the other cells were converted.%s"
+                % (cell.index + 1, line, message, text, _partial.hint(text)),
+            )
+        )
+    return cells, log
+
+
 def _convert_notebook(data, options):
     """Converts the code cells together (one program) and puts each converted cell back in its place.
 
     Cells whose ``source`` is one string are accepted; changed cells are written as
     lists of lines (Jupyter's format), so the output can be converted again. A rule
     may delete, add or split lines anywhere (``_notebook``). Log lines count the code
-    cells' lines one after another, as ``tf_upgrade_v2`` does.
+    cells' lines one after another, as ``tf_upgrade_v2`` does. A code cell that does not
+    parse is kept as it is, with an ERROR, unless no code cell parses.
     """
     try:
         notebook = json.loads(data.decode("utf-8-sig"))
@@ -236,6 +328,7 @@ def _convert_notebook(data, options):
     _check_notebook(notebook)
     cells = NotebookCode(notebook)
     kernel = _py2.python2_kernel(notebook) and options.get("python2", "auto") == "auto"
+    cells, skipped_log = _skip_unparsable_cells(notebook, cells, kernel or options.get("python2", "auto") != "never")
     try:
         result = _convert_code(cells.code, dict(options, python2="always") if kernel else options)
     except _Unconvertible:
@@ -243,7 +336,7 @@ def _convert_notebook(data, options):
         if where is None:
             raise
         raise _Unconvertible("Failed to parse cell %d, line %d (SyntaxError: %s)" % where) from None
-    log = [entry._replace(line=cells.line(entry.line)) for entry in result.log]
+    log = sorted([entry._replace(line=cells.line(entry.line)) for entry in result.log] + skipped_log, key=_position)
     if kernel:
         log = _py2.kernel_log(log, notebook)
     elif result.text == cells.code:

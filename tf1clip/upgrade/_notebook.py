@@ -3,7 +3,7 @@
 The code cells are converted together, so an import in one cell is seen by the
 uses in the next. Each cell after the first starts with a marker *statement*
 (``_tf1clip_cell_<n>(k)``), and the program ends with one; IPython lines
-(``%magic``, ``!shell``, ``?help``, ``x = !cmd`` and their ``\\`` continuation
+(``%magic``, ``!shell``, ``?help``, ``tf.nn?``, ``x = !cmd`` and their ``\\`` continuation
 lines) become marker statements holding the line. Rules that delete, add or split
 statements move neither kind (comments would be lost with a deleted statement:
 pasta keeps a statement's leading comments in that statement), so the converted
@@ -20,6 +20,7 @@ import re
 _PYTHON_CELL_MAGICS = ("%%time", "%%timeit", "%%capture")
 _LINE = re.compile(r"[^\n]*\n|[^\n]+")
 _ASSIGNED_MAGIC = re.compile(r"^\s*[A-Za-z_][\w.]*\s*=\s*[!%]")
+_HELP = re.compile(r"^\s*[A-Za-z_][\w.]*\?\??\s*$")
 
 
 class MovedCellBoundary(Exception):
@@ -44,6 +45,7 @@ def _is_magic(line, continued):
         or line.startswith(("%", "?"))
         or (stripped.startswith("!") and not stripped.startswith("!="))
         or bool(_ASSIGNED_MAGIC.match(line))
+        or bool(_HELP.match(line))
     )
 
 
@@ -64,12 +66,14 @@ class NotebookCode:
     """The code cells of ``notebook`` (a parsed .ipynb) joined into ``code``; ``apply`` splits a conversion back.
 
     ``line(n)`` maps a line of ``code`` (1-based) to the line counted over the code
-    cells' lines one after another, the numbering ``tf_upgrade_v2`` reports.
+    cells' lines one after another, the numbering ``tf_upgrade_v2`` reports. The code cells whose
+    indices are in ``skip`` are left as they are (``skipped``), their lines still counted.
     """
 
-    def __init__(self, notebook):
+    def __init__(self, notebook, skip=()):
         self.notebook = notebook
-        self.cells = []
+        self.cells, self.skipped = [], []  # skipped: (cell, code-cell line number of its first line)
+        self._skip = set(skip)
         for index, cell in enumerate(notebook["cells"]):
             text = source_text(cell)
             if cell.get("cell_type") != "code" or not text:
@@ -88,7 +92,14 @@ class NotebookCode:
 
     def _join(self):
         code, origin, ranges, number = [], [], [], 0
-        for position, cell in enumerate(self.cells):
+        cells, self.cells = self.cells, []
+        for cell in cells:
+            if cell.index in self._skip:
+                self.skipped.append((cell, number + 1))
+                number += len(cell.lines)
+                continue
+            position = len(self.cells)
+            self.cells.append(cell)
             if position:
                 code.append("%s(%d)" % (self._cell_call, position))
                 origin.append(number + 1)
@@ -114,6 +125,11 @@ class NotebookCode:
         if number <= 0:
             return number
         return self._origin[min(number, len(self._origin)) - 1]
+
+    def cell_codes(self):
+        """``(cell, its code)`` of each converted cell, its IPython lines as marker statements."""
+        lines = self.code.split("\n")
+        return [(cell, "\n".join(lines[start:end]) + "\n") for cell, (start, end) in zip(self.cells, self._ranges)]
 
     def syntax_error(self):
         """``(notebook cell number from 1, line in it, message)`` of the first cell that fails to parse alone."""

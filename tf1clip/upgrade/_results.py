@@ -31,7 +31,8 @@ class FileResult:
 
     ``status``: ``"converted"`` (written with changes), ``"unchanged"`` (nothing to
     change; an in-place file is not touched), ``"failed"`` (the file could not be
-    converted: decoding, parsing, nesting depth, notebook structure; it is copied
+    converted: decoding, parsing (no statement parses; a statement that does not is an
+    ERROR of a converted file), nesting depth, notebook structure; it is copied
     unchanged and an ERROR says why), ``"crashed"`` (an internal error of the tool;
     copied unchanged, traceback in ``crash``), ``"copied"`` (not a .py/.ipynb file),
     ``"symlink"`` (recreated as a link) or ``"skipped"``.

@@ -114,9 +114,23 @@ def _indentation(node):
 
 
 def drop_statement(body, node):
-    """Removes ``node`` from ``body``, keeping the comment lines above it (on the next statement)."""
+    """Removes ``node`` from ``body``, keeping the comment lines above it (on the next statement).
+
+    On a line shared with other statements (``a; node; b``; pasta gives a statement followed on its line the
+    suffix ``;``), the neighbours keep the line: ``b`` takes ``node``'s prefix, or ``a`` its end of line."""
     index = next(i for i, item in enumerate(body) if item is node)
-    above = (pasta.base.formatting.get(node, "prefix") or "").rpartition("\n")
+    prefix = pasta.base.formatting.get(node, "prefix") or ""
+    suffix = pasta.base.formatting.get(node, "suffix") or ""
+    before = body[index - 1] if index else None
+    if suffix.strip() == ";" and index + 1 < len(body):
+        pasta.base.formatting.set(body[index + 1], "prefix", prefix)
+        del body[index]
+        return
+    if before is not None and (pasta.base.formatting.get(before, "suffix") or "").strip() == ";":
+        pasta.base.formatting.set(before, "suffix", suffix)
+        del body[index]
+        return
+    above = prefix.rpartition("\n")
     if above[1] and index + 1 < len(body):
         following = body[index + 1]
         prefix = pasta.base.formatting.get(following, "prefix") or ""
