@@ -225,7 +225,18 @@ def _average_limits(present, positions, full, partitioned, clip_norm, acc_dtype)
 def _clip_each(pairs, clip_norm, acc_dtype, sizes=None):
     """Scales each gradient by min(limit / ||unit||, 1): ``limit`` is ``clip_norm`` (times
     the unit's size with ``sizes``), ``unit`` the variable the user made (the whole
-    ``PartitionedVariable`` for a partition).
+    ``PartitionedVariable`` for a partition)."""
+    return _scale_each(pairs, _norm_factors(pairs, clip_norm, acc_dtype, sizes))
+
+
+def _scale_each(pairs, factors):
+    """``pairs`` with each present gradient multiplied by its factor, in order."""
+    factors = iter(factors)
+    return _pairs.map_gradients(pairs, lambda grad, _: _pairs.scale(grad, next(factors)))
+
+
+def _norm_factors(pairs, clip_norm, acc_dtype, sizes):
+    """min(limit / ||unit||, 1) of each present gradient of ``pairs``, in order (see ``_clip_each``).
 
     Gradients of more than ``_ALONE_MIN_ELEMENTS`` elements (or of unknown size)
     that are not partitions get their own scalar scale; the others share one
@@ -237,37 +248,47 @@ def _clip_each(pairs, clip_norm, acc_dtype, sizes=None):
     groups, full = _pairs.units([v for _, v in present])
     unit_of = {i: k for k, group in enumerate(groups) for i in group}
     partitioned = {i for group in groups if len(group) > 1 for i in group}
-    if sizes is None:
-        limits = [clip_norm] * len(grads)
-    else:
-        limits = _average_limits(present, positions, full, partitioned, clip_norm, acc_dtype)
+    limits = None if sizes is None else _average_limits(present, positions, full, partitioned, clip_norm, acc_dtype)
     alone = [i for i, g in enumerate(grads) if i not in partitioned and _scaled_alone(g)]
-    factor = {}
-    if alone:
-        root_half = tf.constant(math.sqrt(0.5), acc_dtype)
-        one = tf.constant(1, acc_dtype)
-        shared = clip_norm * root_half if sizes is None else None
-        for i in alone:
-            half_limit = shared if shared is not None else limits[i] * root_half
-            with _pairs.colocate(grads[i]):
-                factor[i] = _alone_scale(grads[i], half_limit, one)
+    factor = _alone_factors(grads, alone, clip_norm, limits, acc_dtype) if alone else {}
     rest = [i for i in range(len(grads)) if i not in factor]
     if rest:
-        if sizes is None:
-            vector_limits = clip_norm
-        elif all(isinstance(limits[i], float) for i in rest):
-            vector_limits = tf.constant([limits[i] for i in rest], acc_dtype)
-        else:
-            vector_limits = tf.stack([_norms.cast(limits[i], acc_dtype) for i in rest])
-        scales, slot = _vector_scales([grads[i] for i in rest], [unit_of[i] for i in rest], vector_limits, acc_dtype)
-        unstacked = {}
-        for k, i in enumerate(rest):
-            dtype = _pairs.compute_dtype(grads[i].dtype)
-            if dtype not in unstacked:
-                unstacked[dtype] = tf.unstack(_norms.cast(scales, dtype), num=len(rest))
-            factor[i] = unstacked[dtype][slot[k]]
-    factors = iter([factor[i] for i in range(len(grads))])
-    return _pairs.map_gradients(pairs, lambda grad, _: _pairs.scale(grad, next(factors)))
+        factor.update(_shared_factors(grads, rest, [unit_of[i] for i in rest], clip_norm, limits, acc_dtype))
+    return [factor[i] for i in range(len(grads))]
+
+
+def _alone_factors(grads, alone, clip_norm, limits, acc_dtype):
+    """``{i: factor}`` for the gradients ``alone``, each from its own norm; ``limits`` is None for one
+    limit ``clip_norm``, else one limit per gradient."""
+    root_half = tf.constant(math.sqrt(0.5), acc_dtype)
+    one = tf.constant(1, acc_dtype)
+    shared = clip_norm * root_half if limits is None else None
+    factor = {}
+    for i in alone:
+        half_limit = shared if shared is not None else limits[i] * root_half
+        with _pairs.colocate(grads[i]):
+            factor[i] = _alone_scale(grads[i], half_limit, one)
+    return factor
+
+
+def _shared_factors(grads, rest, units, clip_norm, limits, acc_dtype):
+    """``{i: factor}`` for the gradients ``rest`` (``units[k]`` the unit of ``rest[k]``) from one vector of
+    scales, unstacked once per compute dtype; ``limits`` as in ``_alone_factors``."""
+    if limits is None:
+        vector_limits = clip_norm
+    elif all(isinstance(limits[i], float) for i in rest):
+        vector_limits = tf.constant([limits[i] for i in rest], acc_dtype)
+    else:
+        vector_limits = tf.stack([_norms.cast(limits[i], acc_dtype) for i in rest])
+    scales, slot = _vector_scales([grads[i] for i in rest], units, vector_limits, acc_dtype)
+    unstacked = {}
+    factor = {}
+    for k, i in enumerate(rest):
+        dtype = _pairs.compute_dtype(grads[i].dtype)
+        if dtype not in unstacked:
+            unstacked[dtype] = tf.unstack(_norms.cast(scales, dtype), num=len(rest))
+        factor[i] = unstacked[dtype][slot[k]]
+    return factor
 
 
 def clip_by_norm(grads_and_vars: Iterable[Tuple[Any, Any]], clip_norm: Any, name: Optional[str] = None) -> Pairs:
