@@ -93,26 +93,33 @@ def mark_keeps_finite(capper, value):
     return capper
 
 
-# capper -> its work on pairs ``_validate.check_pairs`` returned (the capper factories' cappers).
-_ON_CHECKED: "weakref.WeakKeyDictionary[Any, Callable[[Pairs], Pairs]]" = weakref.WeakKeyDictionary()
+# The capper factories' cappers: their output needs no validation (``run_checked``).
+_TRUSTED: "weakref.WeakSet[Any]" = weakref.WeakSet()
 
 
-def mark_on_checked(capper, clip):
-    """Records ``clip(pairs) -> pairs``: ``capper``'s work on already validated pairs (``run_checked``)."""
-    _ON_CHECKED[capper] = clip
+def mark_trusted(capper):
+    """Records that ``capper`` is a tf1clip factory's: its output is built by tf1clip, same variables."""
+    _TRUSTED.add(capper)
 
 
-def run_checked(capper: Any, pairs: Pairs) -> Tuple[Pairs, List[Callable[[], Any]]]:
-    """``run_capper(capper, pairs)`` for ``pairs`` that ``_validate.check_pairs`` returned.
+def _is_trusted(capper):
+    try:
+        return capper in _TRUSTED
+    except TypeError:  # neither hashable nor weakly referable: not a factory's capper
+        return False
 
-    A capper made by a ``tf1clip`` factory (``mark_on_checked``) then neither
-    validates its input again nor has its output validated (tf1clip built it,
-    with the same variables); any other capper runs through ``run_capper``.
+
+def run_checked(capper: Any, pairs: Any) -> Tuple[Any, List[Callable[[], Any]]]:
+    """``run_capper(capper, pairs)`` for ``_validate.CheckedPairs``, returning ``CheckedPairs``.
+
+    A capper made by a ``tf1clip`` factory (``mark_trusted``) takes them as they are and its output is not
+    validated (tf1clip built it, with the same variables); any other capper is handed a list and runs
+    through ``run_capper``, which validates its output.
     """
-    clip = _ON_CHECKED.get(capper)
-    if clip is None:
-        return run_capper(capper, pairs)
-    return clip(list(pairs)), []
+    if _is_trusted(capper):
+        return _validate.CheckedPairs(capper(pairs)), []
+    clipped, updates = run_capper(capper, list(pairs))
+    return _validate.CheckedPairs(clipped), updates
 
 
 def check_result(result, pairs, label, same_variables=True):
