@@ -133,6 +133,39 @@ def test_run_capper_returns_the_update_and_leaves_nothing_pending(graph):
         assert sess.run(autoclip.count) == 2
 
 
+def test_a_plain_call_inside_run_capper_hands_its_update_to_it_and_never_to_the_collection(graph):
+    w, opt, pairs = _sgd_model()
+    autoclip = tf1clip.AutoClip(history_size=2)
+    pending_inside = []
+
+    def user_capper(grads_and_vars):
+        clipped = autoclip(grads_and_vars)
+        pending_inside.append(list(graph.get_collection(tf1clip.STATE_UPDATES)))
+        return clipped
+
+    clipped, updates = cappers.run_capper(user_capper, pairs)
+    assert pending_inside == [[]] and len(updates) == 1
+    assert graph.get_collection(tf1clip.STATE_UPDATES) == []
+    train = tf1clip.attach_state_updates(opt.apply_gradients(clipped), updates=updates)
+    with tf.compat.v1.Session() as sess:
+        sess.run(tf.compat.v1.global_variables_initializer())
+        sess.run(train)
+        assert sess.run(autoclip.count) == 1
+
+
+def test_a_failing_capper_leaves_no_update_pending(graph):
+    _, _, pairs = _sgd_model()
+    autoclip = tf1clip.AutoClip(history_size=2)
+
+    def user_capper(grads_and_vars):
+        autoclip(grads_and_vars)
+        raise ValueError("user capper failed")
+
+    with pytest.raises(ValueError, match="^user capper failed$"):
+        cappers.run_capper(user_capper, pairs)
+    assert graph.get_collection(tf1clip.STATE_UPDATES) == []
+
+
 def test_stateless_capper_through_run_capper_has_no_update(graph):
     _, _, pairs = _sgd_model()
     clipped, updates = cappers.run_capper(tf1clip.clip_by_global_norm_fn(1.0), pairs)

@@ -61,7 +61,7 @@ def _sum_pairs(ctx, pairs, global_step):
     out = list(pairs)
     for i, grad, var in zip(idx, summed, variables):
         out[i] = (grad, var)
-    return out
+    return _validate.CheckedPairs(out)
 
 
 def _nothing_like(grad, keep):

@@ -109,7 +109,7 @@ def _all_of(vector):
 class Check(object):
     """Finiteness of the capper's input (and output): fast via norms, exact on demand.
 
-    ``pairs`` and ``clipped`` are lists ``_validate.check_pairs`` returned (not validated again).
+    ``pairs`` and ``clipped`` are ``_validate.CheckedPairs`` (not validated again).
 
     The fast check norms the output too, unless the capper keeps finite values
     finite (``_state.keeps_finite``): then a finite input norm already implies a
@@ -120,9 +120,9 @@ class Check(object):
     def __init__(self, pairs, clipped, capper, with_output):
         self.pairs, self.clipped, self.capper = pairs, clipped, capper
         self.with_output = with_output
-        norms = [clipping.checked_global_norm(pairs)]
+        norms = [clipping.global_norm(pairs)]
         if with_output and not _state.keeps_finite(capper):
-            norms.append(clipping.checked_global_norm(clipped))
+            norms.append(clipping.global_norm(clipped))
         self.fast = _all([tf.math.is_finite(n) for n in norms])
         # Joined outside the exact check's gate, the input batches are the norm's own
         # concatenations (grappler merges them) instead of new consumers of every gradient.

@@ -8,10 +8,12 @@ the one state protocol: everything in tf1clip runs a capper through
 apply (``run_after``).
 
 A plain call ``capper(pairs)`` of a stateful capper is a thin adapter over it
-(``call_deferring``): in a Session graph its update is kept, with the ops that
-produced its output gradients, in the ``STATE_UPDATES`` collection;
-``attach_state_updates(train_op)`` takes the pending updates whose output the
-train op consumes (a backward walk of its graph), and no other.
+(``call_deferring``). In a Session graph its update goes to the innermost
+``run_capper`` running in this thread, which returns it; only a plain call
+outside any ``run_capper`` (user code applying it with a plain optimizer) keeps
+it, with the ops that produced its output gradients, in the ``STATE_UPDATES``
+collection, where ``attach_state_updates(train_op)`` takes the pending updates
+whose output the train op consumes (a backward walk of its graph), and no other.
 """
 
 import threading
@@ -24,9 +26,13 @@ from tf1clip.compat._tf import tf
 Pairs = List[Tuple[Any, Any]]
 
 STATE_UPDATES = "tf1clip_state_updates"
-"""Graph collection of the pending state updates of plain calls of stateful cappers (Session graphs)."""
+"""Graph collection of the pending state updates of plain calls of stateful cappers made outside any
+``run_capper`` (Session graphs)."""
 
 KEEPS_FINITE = "_tf1clip_keeps_finite"
+
+# Per thread (replicas build in threads): the ``run_capper`` calls running a plain callable, innermost last.
+_RECEIVERS = threading.local()
 
 # Attribute of a graph: [(PendingUpdate, train op it was attached to, op returned)]. Not a
 # graph collection, which a MetaGraph export would try (and fail) to serialize; not a
@@ -38,14 +44,12 @@ class PendingUpdate(object):
     """A deferred state update: ``build()`` (also ``self()``) creates its ops.
 
     ``outputs``: the ops producing the capped gradients it belongs to;
-    ``thread``: the thread that deferred it (replicas run in threads);
     ``label``: the capper's name, for messages.
     """
 
     def __init__(self, build, outputs, label=None):
         self.build = build
         self.outputs = outputs
-        self.thread = threading.get_ident()
         self.label = label
 
     def __call__(self):
@@ -93,26 +97,33 @@ def mark_keeps_finite(capper, value):
     return capper
 
 
-# capper -> its work on pairs ``_validate.check_pairs`` returned (the capper factories' cappers).
-_ON_CHECKED: "weakref.WeakKeyDictionary[Any, Callable[[Pairs], Pairs]]" = weakref.WeakKeyDictionary()
+# The capper factories' cappers: their output needs no validation (``run_checked``).
+_TRUSTED: "weakref.WeakSet[Any]" = weakref.WeakSet()
 
 
-def mark_on_checked(capper, clip):
-    """Records ``clip(pairs) -> pairs``: ``capper``'s work on already validated pairs (``run_checked``)."""
-    _ON_CHECKED[capper] = clip
+def mark_trusted(capper):
+    """Records that ``capper`` is a tf1clip factory's: its output is built by tf1clip, same variables."""
+    _TRUSTED.add(capper)
 
 
-def run_checked(capper: Any, pairs: Pairs) -> Tuple[Pairs, List[Callable[[], Any]]]:
-    """``run_capper(capper, pairs)`` for ``pairs`` that ``_validate.check_pairs`` returned.
+def _is_trusted(capper):
+    try:
+        return capper in _TRUSTED
+    except TypeError:  # neither hashable nor weakly referable: not a factory's capper
+        return False
 
-    A capper made by a ``tf1clip`` factory (``mark_on_checked``) then neither
-    validates its input again nor has its output validated (tf1clip built it,
-    with the same variables); any other capper runs through ``run_capper``.
+
+def run_checked(capper: Any, pairs: Any) -> Tuple[Any, List[Callable[[], Any]]]:
+    """``run_capper(capper, pairs)`` for ``_validate.CheckedPairs``, returning ``CheckedPairs``.
+
+    A capper made by a ``tf1clip`` factory (``mark_trusted``) takes them as they are and its output is not
+    validated (tf1clip built it, with the same variables); any other capper is handed a list and runs
+    through ``run_capper``, which validates its output.
     """
-    clip = _ON_CHECKED.get(capper)
-    if clip is None:
-        return run_capper(capper, pairs)
-    return clip(list(pairs)), []
+    if _is_trusted(capper):
+        return _validate.CheckedPairs(capper(pairs)), []
+    clipped, updates = run_capper(capper, list(pairs))
+    return _validate.CheckedPairs(clipped), updates
 
 
 def check_result(result, pairs, label, same_variables=True):
@@ -149,7 +160,8 @@ def run_capper(
     owns them, nothing is left pending. A capper with
     ``transform_with_state(pairs) -> (pairs, update_or_None)`` is run through
     it; any other callable is called, and the updates that the stateful cappers
-    it calls deferred (plain calls) are taken back from ``STATE_UPDATES``.
+    it calls deferred (plain calls) are handed to this call and returned: they
+    never reach ``STATE_UPDATES``.
 
     The result must hold the same variables in the same order
     (``same_variables=False``, used by the ``tf1clip.contrib`` train-op
@@ -169,12 +181,14 @@ def run_capper(
         return check_result(result, pairs, label, same_variables), [] if update is None else [update]
     if not _graphs.building_session_graph():
         return check_result(capper(pairs), pairs, label, same_variables), []
-    pending = tf.compat.v1.get_default_graph().get_collection_ref(STATE_UPDATES)
-    start, thread = len(pending), threading.get_ident()
-    result = check_result(capper(pairs), pairs, label, same_variables)
-    taken = [p for p in pending[start:] if getattr(p, "thread", thread) == thread]
-    pending[start:] = [p for p in pending[start:] if not any(p is t for t in taken)]
-    return result, taken
+    deferred: List[Callable[[], Any]] = []
+    stack = _receivers()
+    stack.append(deferred)
+    try:
+        result = check_result(capper(pairs), pairs, label, same_variables)
+    finally:
+        stack.pop()
+    return result, deferred
 
 
 def defer_state_update(build_update: Callable[[], Any], outputs: Sequence[Tuple[Any, Any]] = ()) -> Any:
@@ -182,19 +196,37 @@ def defer_state_update(build_update: Callable[[], Any], outputs: Sequence[Tuple[
 
     In eager mode and inside ``tf.function`` the update is built now: it then
     runs exactly once per call, after the reads made before it. In a Session
-    graph it is kept in the ``STATE_UPDATES`` collection, with the ops of
-    ``outputs`` (the capped pairs), until ``attach_state_updates`` builds it
-    after the apply of a train op that consumes those pairs, so that evaluating
-    the capped gradients on their own never advances the state.
+    graph, called while ``run_capper`` runs a plain callable (the tf1clip
+    decorators, ``chain``, the ``tf1clip.contrib`` train-op builders), it is
+    returned by that ``run_capper``; called outside any, it is kept in the
+    ``STATE_UPDATES`` collection, with the ops of ``outputs`` (the capped
+    pairs), until ``attach_state_updates`` builds it after the apply of a train
+    op that consumes those pairs. Either way evaluating the capped gradients on
+    their own never advances the state.
     """
     return _defer(build_update, outputs, None)
 
 
 def _defer(build_update, outputs, label):
-    if _graphs.building_session_graph():
-        tf.compat.v1.add_to_collection(STATE_UPDATES, PendingUpdate(build_update, _graphs.output_ops(outputs), label))
-        return None
-    return build_update()
+    """Builds the update now (eager, ``tf.function``), or hands it to the innermost ``run_capper`` of this
+    thread, or, for a plain call outside any, keeps it in ``STATE_UPDATES``."""
+    if not _graphs.building_session_graph():
+        return build_update()
+    record = PendingUpdate(build_update, _graphs.output_ops(outputs), label)
+    stack = _receivers()
+    if stack:
+        stack[-1].append(record)
+    else:
+        tf.compat.v1.add_to_collection(STATE_UPDATES, record)
+    return None
+
+
+def _receivers():
+    """This thread's lists receiving deferred updates, one per ``run_capper`` running a plain callable."""
+    stack = getattr(_RECEIVERS, "stack", None)
+    if stack is None:
+        stack = _RECEIVERS.stack = []
+    return stack
 
 
 def call_deferring(capper, grads_and_vars):

@@ -8,6 +8,7 @@ import collections.abc
 import math
 import numbers
 import re
+from typing import Any, NamedTuple, Optional
 
 import numpy as np
 
@@ -68,6 +69,22 @@ def iterable(value, arg, what):
     ):
         raise TypeError("`%s` must be a list of %s; received %s." % (arg, what, describe(value)))
     return list(value)
+
+
+class CheckedPairs(tuple):
+    """``(gradient, variable)`` pairs that ``checked_pairs`` validated, or that tf1clip built from such pairs
+    (the same variables, gradients of its own ops). The clipping functions and the optimizer wrapper's stages
+    take them without validating them again. A tuple, so nothing changes them after the check; code outside
+    tf1clip (user cappers, the wrapped optimizer, callers of the public functions) is handed lists."""
+
+    __slots__ = ()
+
+
+def checked_pairs(grads_and_vars, arg="grads_and_vars"):
+    """``grads_and_vars`` as ``CheckedPairs``: as it is when it is one, else through ``check_pairs``."""
+    if isinstance(grads_and_vars, CheckedPairs):
+        return grads_and_vars
+    return CheckedPairs(check_pairs(grads_and_vars, arg=arg))
 
 
 def check_pairs(grads_and_vars, arg="grads_and_vars", allow_none_variable=True):
@@ -187,23 +204,32 @@ def scalar_tensor(value, static, dtype, arg):
     return tensor if tensor.dtype == dtype else tf.cast(tensor, dtype)
 
 
-def check_clip_norm(clip_norm, arg="clip_norm"):
-    """Validates a clip norm; returns ``(static_value_or_None, clip_norm)``.
+class Checked(NamedTuple):
+    """A scalar argument validated once: ``static`` is its Python float when known while building (a
+    number, a NumPy scalar, a constant or eager tensor), else None; ``value`` is the argument as given."""
 
-    ``static_value`` is a Python float when the value is known at graph
-    construction (a number, a NumPy scalar, a constant or eager tensor).
-    """
+    static: Optional[float]
+    value: Any
+
+
+def check_clip_norm(clip_norm, arg="clip_norm"):
+    """Validates a clip norm (> 0); returns it as ``Checked`` (``static, value``), as it is when it is one."""
+    if isinstance(clip_norm, Checked):
+        return clip_norm
     static = static_scalar(clip_norm, arg)
     if static is not None and (math.isnan(static) or static <= 0):
         raise ValueError("`%s` must be > 0 (use float('inf') for no clipping); received %r." % (arg, static))
-    return static, clip_norm
+    return Checked(static, clip_norm)
 
 
-def check_bound(value, arg):
+def checked_bound(value, arg):
+    """Validates a bound of ``clip_by_value`` (not NaN); returns it as ``Checked``, as it is when it is one."""
+    if isinstance(value, Checked):
+        return value
     static = static_scalar(value, arg)
     if static is not None and math.isnan(static):
         raise ValueError("`%s` must not be NaN." % arg)
-    return static
+    return Checked(static, value)
 
 
 def check_number(value, arg, low=None, high=None, low_open=False, allow_none=False, finite=False):

@@ -29,64 +29,53 @@ __all__ = [
 keeps_finite = _state.keeps_finite
 
 
-def _capper(clip, label, keeps, name):
-    """The capper ``pairs -> clip(pairs, name)``, named ``label`` for messages.
-
-    ``clip`` takes pairs ``_validate.check_pairs`` returned: a plain call
-    validates them first; the optimizer wrapper, which validated them already,
-    runs ``clip`` directly (``_state.run_checked``).
-    """
-
-    def capper(grads_and_vars):
-        return clip(_validate.check_pairs(grads_and_vars), name)
-
-    capper.__qualname__ = label
-    _state.mark_on_checked(capper, lambda pairs: clip(pairs, name))
-    return _state.mark_keeps_finite(capper, keeps)
+def _capper(clip, label, keeps):
+    """``clip`` (``pairs -> pairs``) as a capper named ``label`` for messages. Its arguments were checked when
+    it was made (``_validate.Checked``); the optimizer wrapper hands it ``CheckedPairs`` and takes its
+    output without validating it (``_state.run_checked``): tf1clip built it, with the same variables."""
+    clip.__qualname__ = label
+    _state.mark_trusted(clip)
+    return _state.mark_keeps_finite(clip, keeps)
 
 
 def clip_by_value_fn(clip_value_min: Any, clip_value_max: Any, name: Optional[str] = None) -> Callable:
     """Returns a capper applying ``tf1clip.clip_by_value``; bounds are checked now."""
-    low = _validate.check_bound(clip_value_min, "clip_value_min")
-    high = _validate.check_bound(clip_value_max, "clip_value_max")
-    clipping.clip_by_value([], clip_value_min, clip_value_max)
-    bounds = (clip_value_min, low), (clip_value_max, high)
-    return _capper(
-        lambda pairs, name: clipping.checked_clip_by_value(pairs, *bounds, name=name),
-        "clip_by_value_fn(%r, %r)" % (clip_value_min, clip_value_max),
-        low is not None and high is not None,
-        name,
-    )
+    low = _validate.checked_bound(clip_value_min, "clip_value_min")
+    high = _validate.checked_bound(clip_value_max, "clip_value_max")
+    clipping.clip_by_value([], low, high)
+
+    def capper(grads_and_vars):
+        return clipping.clip_by_value(grads_and_vars, low, high, name=name)
+
+    label = "clip_by_value_fn(%r, %r)" % (clip_value_min, clip_value_max)
+    return _capper(capper, label, low.static is not None and high.static is not None)
 
 
 def clip_by_norm_fn(clip_norm: Any, name: Optional[str] = None) -> Callable:
     """Returns a capper applying ``tf1clip.clip_by_norm`` (each tensor on its own)."""
-    static, clip_norm = _validate.check_clip_norm(clip_norm)
-    return _capper(
-        lambda pairs, name: clipping.checked_clip_by_norm(pairs, static, clip_norm, name=name),
-        "clip_by_norm_fn(%r)" % (clip_norm,),
-        False,
-        name,
-    )
+    checked = _validate.check_clip_norm(clip_norm)
+
+    def capper(grads_and_vars):
+        return clipping.clip_by_norm(grads_and_vars, checked, name=name)
+
+    return _capper(capper, "clip_by_norm_fn(%r)" % (clip_norm,), False)
 
 
 def clip_by_average_norm_fn(clip_norm: Any, name: Optional[str] = None) -> Callable:
     """Returns a capper applying ``tf1clip.clip_by_average_norm``."""
-    static, clip_norm = _validate.check_clip_norm(clip_norm)
-    return _capper(
-        lambda pairs, name: clipping.checked_clip_by_average_norm(pairs, static, clip_norm, name=name),
-        "clip_by_average_norm_fn(%r)" % (clip_norm,),
-        False,
-        name,
-    )
+    checked = _validate.check_clip_norm(clip_norm)
+
+    def capper(grads_and_vars):
+        return clipping.clip_by_average_norm(grads_and_vars, checked, name=name)
+
+    return _capper(capper, "clip_by_average_norm_fn(%r)" % (clip_norm,), False)
 
 
 def clip_by_global_norm_fn(clip_norm: Any, name: Optional[str] = None) -> Callable:
     """Returns a capper applying ``tf1clip.clip_by_global_norm`` (the norm is dropped)."""
-    static, clip_norm = _validate.check_clip_norm(clip_norm)
-    return _capper(
-        lambda pairs, name: clipping.checked_clip_by_global_norm(pairs, static, clip_norm, name=name)[0],
-        "clip_by_global_norm_fn(%r)" % (clip_norm,),
-        static is not None,
-        name,
-    )
+    checked = _validate.check_clip_norm(clip_norm)
+
+    def capper(grads_and_vars):
+        return clipping.clip_by_global_norm(grads_and_vars, checked, name=name)[0]
+
+    return _capper(capper, "clip_by_global_norm_fn(%r)" % (clip_norm,), checked.static is not None)

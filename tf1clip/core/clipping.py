@@ -25,6 +25,8 @@ and gives back a new list with the same variables in the same order, ready for
   gradients it governs into NaN, TensorFlow's rule since 1.14, which is what
   lets a loss-scale optimizer see the overflow and skip the step;
 * the same calls work in graph mode, in eager mode and in ``tf.function``.
+* arguments are validated once: the pairs and numbers tf1clip validated already
+  (``_validate.CheckedPairs``, ``_validate.Checked``) are used as they are; the result is a list.
 
 The work is built to cost little (see ``benchmarks/RESULTS.md``): one
 multiply per gradient, the scale arithmetic done once on a vector, one
@@ -97,12 +99,7 @@ def global_norm(grads_and_vars: Iterable[Tuple[Any, Any]], name: Optional[str] =
       A 0-d float32 tensor (float64 if any gradient is float64); 0 for an empty
       or all-``None`` list.
     """
-    return checked_global_norm(_validate.check_pairs(grads_and_vars), name)
-
-
-def checked_global_norm(pairs: Pairs, name: Optional[str] = None) -> Any:
-    """``global_norm`` of ``pairs`` that ``_validate.check_pairs`` returned (not validated again)."""
-    grads = _pairs.present(pairs)
+    grads = _pairs.present(_validate.checked_pairs(grads_and_vars))
     with tf.name_scope(name or "global_norm"):
         if not grads:
             return tf.constant(0.0, tf.float32)
@@ -139,24 +136,17 @@ def clip_by_global_norm(
       ``(clipped_pairs, norm)``: the new pairs, same variables and order, and
       the pre-clip global norm (``use_norm`` when given).
     """
-    pairs = _validate.check_pairs(grads_and_vars)
+    pairs = _validate.checked_pairs(grads_and_vars)
     static, clip_norm = _validate.check_clip_norm(clip_norm)
-    return checked_clip_by_global_norm(pairs, static, clip_norm, use_norm, name)
-
-
-def checked_clip_by_global_norm(
-    pairs: Pairs, static: Optional[float], clip_norm: Any, use_norm: Any = None, name: Optional[str] = None
-) -> Tuple[Pairs, Any]:
-    """``clip_by_global_norm`` of checked ``pairs`` and ``(static, clip_norm)`` from ``_validate.check_clip_norm``."""
     grads = _pairs.present(pairs)
     with tf.name_scope(name or "clip_by_global_norm"):
         if not grads:
             norm = tf.constant(0.0, tf.float32) if use_norm is None else use_norm
-            return pairs, norm
+            return list(pairs), norm
         acc_dtype = _norms.acc_dtype(grads)
         norm = _global_norm(grads, acc_dtype) if use_norm is None else use_norm
         if static == math.inf:
-            return pairs, norm
+            return list(pairs), norm
         norm_acc = _norms.cast(norm, acc_dtype)
         limit = _validate.scalar_tensor(clip_norm, static, acc_dtype, "clip_norm")
         scale = tf.minimum(limit / norm_acc, tf.constant(1, acc_dtype))
@@ -225,7 +215,18 @@ def _average_limits(present, positions, full, partitioned, clip_norm, acc_dtype)
 def _clip_each(pairs, clip_norm, acc_dtype, sizes=None):
     """Scales each gradient by min(limit / ||unit||, 1): ``limit`` is ``clip_norm`` (times
     the unit's size with ``sizes``), ``unit`` the variable the user made (the whole
-    ``PartitionedVariable`` for a partition).
+    ``PartitionedVariable`` for a partition)."""
+    return _scale_each(pairs, _norm_factors(pairs, clip_norm, acc_dtype, sizes))
+
+
+def _scale_each(pairs, factors):
+    """``pairs`` with each present gradient multiplied by its factor, in order."""
+    factors = iter(factors)
+    return _pairs.map_gradients(pairs, lambda grad, _: _pairs.scale(grad, next(factors)))
+
+
+def _norm_factors(pairs, clip_norm, acc_dtype, sizes):
+    """min(limit / ||unit||, 1) of each present gradient of ``pairs``, in order (see ``_clip_each``).
 
     Gradients of more than ``_ALONE_MIN_ELEMENTS`` elements (or of unknown size)
     that are not partitions get their own scalar scale; the others share one
@@ -237,37 +238,47 @@ def _clip_each(pairs, clip_norm, acc_dtype, sizes=None):
     groups, full = _pairs.units([v for _, v in present])
     unit_of = {i: k for k, group in enumerate(groups) for i in group}
     partitioned = {i for group in groups if len(group) > 1 for i in group}
-    if sizes is None:
-        limits = [clip_norm] * len(grads)
-    else:
-        limits = _average_limits(present, positions, full, partitioned, clip_norm, acc_dtype)
+    limits = None if sizes is None else _average_limits(present, positions, full, partitioned, clip_norm, acc_dtype)
     alone = [i for i, g in enumerate(grads) if i not in partitioned and _scaled_alone(g)]
-    factor = {}
-    if alone:
-        root_half = tf.constant(math.sqrt(0.5), acc_dtype)
-        one = tf.constant(1, acc_dtype)
-        shared = clip_norm * root_half if sizes is None else None
-        for i in alone:
-            half_limit = shared if shared is not None else limits[i] * root_half
-            with _pairs.colocate(grads[i]):
-                factor[i] = _alone_scale(grads[i], half_limit, one)
+    factor = _alone_factors(grads, alone, clip_norm, limits, acc_dtype) if alone else {}
     rest = [i for i in range(len(grads)) if i not in factor]
     if rest:
-        if sizes is None:
-            vector_limits = clip_norm
-        elif all(isinstance(limits[i], float) for i in rest):
-            vector_limits = tf.constant([limits[i] for i in rest], acc_dtype)
-        else:
-            vector_limits = tf.stack([_norms.cast(limits[i], acc_dtype) for i in rest])
-        scales, slot = _vector_scales([grads[i] for i in rest], [unit_of[i] for i in rest], vector_limits, acc_dtype)
-        unstacked = {}
-        for k, i in enumerate(rest):
-            dtype = _pairs.compute_dtype(grads[i].dtype)
-            if dtype not in unstacked:
-                unstacked[dtype] = tf.unstack(_norms.cast(scales, dtype), num=len(rest))
-            factor[i] = unstacked[dtype][slot[k]]
-    factors = iter([factor[i] for i in range(len(grads))])
-    return _pairs.map_gradients(pairs, lambda grad, _: _pairs.scale(grad, next(factors)))
+        factor.update(_shared_factors(grads, rest, [unit_of[i] for i in rest], clip_norm, limits, acc_dtype))
+    return [factor[i] for i in range(len(grads))]
+
+
+def _alone_factors(grads, alone, clip_norm, limits, acc_dtype):
+    """``{i: factor}`` for the gradients ``alone``, each from its own norm; ``limits`` is None for one
+    limit ``clip_norm``, else one limit per gradient."""
+    root_half = tf.constant(math.sqrt(0.5), acc_dtype)
+    one = tf.constant(1, acc_dtype)
+    shared = clip_norm * root_half if limits is None else None
+    factor = {}
+    for i in alone:
+        half_limit = shared if shared is not None else limits[i] * root_half
+        with _pairs.colocate(grads[i]):
+            factor[i] = _alone_scale(grads[i], half_limit, one)
+    return factor
+
+
+def _shared_factors(grads, rest, units, clip_norm, limits, acc_dtype):
+    """``{i: factor}`` for the gradients ``rest`` (``units[k]`` the unit of ``rest[k]``) from one vector of
+    scales, unstacked once per compute dtype; ``limits`` as in ``_alone_factors``."""
+    if limits is None:
+        vector_limits = clip_norm
+    elif all(isinstance(limits[i], float) for i in rest):
+        vector_limits = tf.constant([limits[i] for i in rest], acc_dtype)
+    else:
+        vector_limits = tf.stack([_norms.cast(limits[i], acc_dtype) for i in rest])
+    scales, slot = _vector_scales([grads[i] for i in rest], units, vector_limits, acc_dtype)
+    unstacked = {}
+    factor = {}
+    for k, i in enumerate(rest):
+        dtype = _pairs.compute_dtype(grads[i].dtype)
+        if dtype not in unstacked:
+            unstacked[dtype] = tf.unstack(_norms.cast(scales, dtype), num=len(rest))
+        factor[i] = unstacked[dtype][slot[k]]
+    return factor
 
 
 def clip_by_norm(grads_and_vars: Iterable[Tuple[Any, Any]], clip_norm: Any, name: Optional[str] = None) -> Pairs:
@@ -288,16 +299,11 @@ def clip_by_norm(grads_and_vars: Iterable[Tuple[Any, Any]], clip_norm: Any, name
     Returns:
       The new list of pairs, same variables and order.
     """
-    pairs = _validate.check_pairs(grads_and_vars)
+    pairs = _validate.checked_pairs(grads_and_vars)
     static, clip_norm = _validate.check_clip_norm(clip_norm)
-    return checked_clip_by_norm(pairs, static, clip_norm, name)
-
-
-def checked_clip_by_norm(pairs: Pairs, static: Optional[float], clip_norm: Any, name: Optional[str] = None) -> Pairs:
-    """``clip_by_norm`` of checked ``pairs`` and ``(static, clip_norm)`` from ``_validate.check_clip_norm``."""
     grads = _pairs.present(pairs)
     if not grads or static == math.inf:
-        return pairs
+        return list(pairs)
     with tf.name_scope(name or "clip_by_norm"):
         acc_dtype = _norms.acc_dtype(grads)
         return _clip_each(pairs, _validate.scalar_tensor(clip_norm, static, acc_dtype, "clip_norm"), acc_dtype)
@@ -345,18 +351,11 @@ def clip_by_average_norm(
     Returns:
       The new list of pairs, same variables and order.
     """
-    pairs = _validate.check_pairs(grads_and_vars)
+    pairs = _validate.checked_pairs(grads_and_vars)
     static, clip_norm = _validate.check_clip_norm(clip_norm)
-    return checked_clip_by_average_norm(pairs, static, clip_norm, name)
-
-
-def checked_clip_by_average_norm(
-    pairs: Pairs, static: Optional[float], clip_norm: Any, name: Optional[str] = None
-) -> Pairs:
-    """``clip_by_average_norm`` of checked ``pairs`` and ``(static, clip_norm)`` from ``_validate.check_clip_norm``."""
     grads = _pairs.present(pairs)
     if not grads or static == math.inf:
-        return pairs
+        return list(pairs)
     with tf.name_scope(name or "clip_by_average_norm"):
         acc_dtype = _norms.acc_dtype(grads)
         limit = static if static is not None and not isinstance(clip_norm, (tf.Tensor, tf.Variable)) else None
@@ -393,22 +392,15 @@ def clip_by_value(
     Returns:
       The new list of pairs, same variables and order.
     """
-    pairs = _validate.check_pairs(grads_and_vars)
-    low = _validate.check_bound(clip_value_min, "clip_value_min")
-    high = _validate.check_bound(clip_value_max, "clip_value_max")
+    pairs = _validate.checked_pairs(grads_and_vars)
+    low, clip_value_min = _validate.checked_bound(clip_value_min, "clip_value_min")
+    high, clip_value_max = _validate.checked_bound(clip_value_max, "clip_value_max")
     if low is not None and high is not None and low > high:
         raise ValueError(
             "`clip_value_min` must be <= `clip_value_max`; received clip_value_min=%r, clip_value_max=%r." % (low, high)
         )
-    return checked_clip_by_value(pairs, (clip_value_min, low), (clip_value_max, high), name)
-
-
-def checked_clip_by_value(pairs: Pairs, low_bound: Tuple[Any, Any], high_bound: Tuple[Any, Any], name=None) -> Pairs:
-    """``clip_by_value`` of checked ``pairs``; each bound is ``(value, _validate.check_bound(value))``."""
-    clip_value_min, low = low_bound
-    clip_value_max, high = high_bound
     if not _pairs.present(pairs):
-        return pairs
+        return list(pairs)
     lows: Dict[Any, Any] = {}
     highs: Dict[Any, Any] = {}
 
@@ -434,7 +426,7 @@ def sum_duplicate_indices(grads_and_vars: Iterable[Tuple[Any, Any]], name: Optio
     gradients pass through. A capper itself: put it first in a ``chain``, e.g.
     ``chain(sum_duplicate_indices, clip_by_global_norm_fn(5.0))``.
     """
-    pairs = _validate.check_pairs(grads_and_vars)
+    pairs = _validate.checked_pairs(grads_and_vars)
 
     def merge(grad, _):
         if not isinstance(grad, tf.IndexedSlices):

@@ -307,7 +307,7 @@ class TransformGradientsOptimizer(_delegate.DelegatingOptimizer):
         already summed over the replicas: the capper then runs on them as they
         are and the keyword is passed on.
         """
-        pairs = _validate.check_pairs(grads_and_vars)
+        pairs = _validate.checked_pairs(grads_and_vars)
         handler = _handler(self._optimizer)
         hand_on = handler is not None
         sync = _sync_replicas_step(pairs)
@@ -323,7 +323,7 @@ class TransformGradientsOptimizer(_delegate.DelegatingOptimizer):
             clipped = _policies.poison(clipped, finite)
         clipped, inner_kwargs = agg.hand_over(self._optimizer, clipped, kwargs)
         apply = functools.partial(
-            self._optimizer.apply_gradients, clipped, global_step=global_step, name=name, **inner_kwargs
+            self._optimizer.apply_gradients, list(clipped), global_step=global_step, name=name, **inner_kwargs
         )
         counter = functools.partial(self._skip_counter, pairs)
         step = _policies.Step(apply, check, finite, updates, counter, _step_advance(global_step, sync, handler))
@@ -360,7 +360,7 @@ class TransformGradientsOptimizer(_delegate.DelegatingOptimizer):
             return
         with tf.name_scope("gradient_norms"):
             norms = GradientNorms(
-                clipping.checked_global_norm(before, name="before"), clipping.checked_global_norm(after, name="after")
+                clipping.global_norm(before, name="before"), clipping.global_norm(after, name="after")
             )
         key = _graphs.EAGER if tf.executing_eagerly() else tf.compat.v1.get_default_graph()
         self._step_norms[key] = norms

@@ -4,8 +4,8 @@ the regressors' ``evaluate``, the feature dict and the input layer of contrib or
 from typing import Any, Dict, Iterable, Iterator
 
 from tf1clip.compat._tf import tf
-from tf1clip.contrib.layers import feature_column as contrib_fc
 from tf1clip.contrib.layers import feature_column_ops
+from tf1clip.contrib.layers._column_base import FeatureColumn
 from tf1clip.contrib.learn import estimator
 from tf1clip.contrib.learn import model_fn as model_fn_lib
 
@@ -22,7 +22,7 @@ def feature_dict(features: Any) -> Dict[str, Any]:
 
 def is_contrib(feature_columns: Iterable[Any]) -> bool:
     """Whether every column is a ``tf.contrib.layers`` column (else they are ``tf.feature_column``'s)."""
-    return all(isinstance(column, contrib_fc._FeatureColumn) for column in feature_columns)  # noqa: SLF001
+    return all(isinstance(column, FeatureColumn) for column in feature_columns)
 
 
 def input_layer(features: Dict[str, Any], feature_columns: Any, parent_scope: str, scope: Any) -> Any:

@@ -20,13 +20,14 @@ import numpy as np
 from tf1clip.compat._tf import tf
 from tf1clip.contrib import _manifest
 from tf1clip.contrib.rnn import _base
-from tf1clip.contrib.seq2seq.decoder import _zero_state_tensors
+from tf1clip.contrib.seq2seq._shapes import zero_state_tensors
 
 __all__ = _manifest.names_of(__name__)
 
 v1 = tf.compat.v1
 _MODES = ("recursive", "parallel", "hard")
 _MODE_ERROR = "mode must be 'recursive', 'parallel', or 'hard'."
+_zero_state_tensors = zero_state_tensors  # TF 1.15's module name, which TF 1 code imported
 
 
 def _assert_like_rnncell(cell_name, cell):
@@ -134,7 +135,7 @@ class _BaseAttentionMechanism(AttentionMechanism):
 
     def initial_alignments(self, batch_size, dtype):
         """All-zero alignments ``[batch_size, alignments_size]``."""
-        return _zero_state_tensors(self._alignments_size, batch_size, dtype)
+        return zero_state_tensors(self._alignments_size, batch_size, dtype)
 
     def initial_state(self, batch_size, dtype):
         """The initial attention state: ``initial_alignments``."""
@@ -764,7 +765,7 @@ class AttentionWrapper(_base.RNNCell):
             return AttentionWrapperState(
                 cell_state=cell_state,
                 time=tf.zeros([], dtype=tf.int32),
-                attention=_zero_state_tensors(self._attention_layer_size, batch_size, dtype),
+                attention=zero_state_tensors(self._attention_layer_size, batch_size, dtype),
                 alignments=self._item_or_tuple(initial_alignments),
                 attention_state=self._item_or_tuple(
                     m.initial_state(batch_size, dtype) for m in self._attention_mechanisms

@@ -10,6 +10,7 @@ import abc
 from tf1clip.compat import _tf
 from tf1clip.compat._tf import tf
 from tf1clip.contrib import _manifest
+from tf1clip.contrib.seq2seq._shapes import zero_state_tensors
 
 __all__ = _manifest.names_of(__name__)
 
@@ -27,51 +28,10 @@ def transpose_batch_time(x):
     return x_t
 
 
-def _vector_part(part, role):
-    """TF 1.15's ``rnn_cell_impl._concat`` for one part: ``(int32 vector tensor or None, static list or None)``;
-    a scalar tensor becomes ``expand_dims(part, 0)``, a fully defined shape a constant."""
-    if isinstance(part, tf.Tensor):
-        static = tf.get_static_value(part)
-        if part.shape.ndims == 0:
-            return tf.expand_dims(part, 0), static
-        if part.shape.ndims != 1:
-            raise ValueError("%s tensor must be either a scalar or vector, but saw tensor: %s" % (role, part))
-        return part, static
-    shape = tf.TensorShape(part)
-    static = shape.as_list() if shape.ndims is not None else None
-    return (tf.constant(shape.as_list(), dtype=tf.int32) if shape.is_fully_defined() else None), static
-
-
-def _concat(prefix, suffix, static=False):
-    """TF 1.15's ``rnn_cell_impl._concat``: ``prefix + suffix`` as an int32 shape tensor, or (``static``) as a
-    list; both forms build the parts' ops, as TF 1.15's did."""
-    p, p_static = _vector_part(prefix, "prefix")
-    s, s_static = _vector_part(suffix, "suffix")
-    if static:
-        shape = tf.TensorShape(p_static).concatenate(s_static)
-        return shape.as_list() if shape.ndims is not None else None
-    if p is None or s is None:
-        raise ValueError("Provided a prefix or suffix of None: %s and %s" % (prefix, suffix))
-    return tf.concat((p, s), 0)
-
-
-def _zero_state_tensors(state_size, batch_size, dtype):
-    """TF 1.15's ``rnn_cell_impl._zero_state_tensors``: zeros ``[batch_size] + s`` of ``dtype`` for each size
-    ``s`` of the structure ``state_size``, with the same ops."""
-
-    def zeros(s):
-        value = tf.zeros(_concat(batch_size, s), dtype=dtype)
-        if not tf.executing_eagerly():
-            value.set_shape(_concat(batch_size, s, static=True))
-        return value
-
-    return tf.nest.map_structure(zeros, state_size)
-
-
 def zero_tensors(size, dtype, batch_size):
     """Zeros of shape ``[batch_size] + s`` for each ``s`` of the structure ``size`` and dtype of the structure
     ``dtype`` (TF 1.15's ``decoder._create_zero_outputs``)."""
-    return tf.nest.map_structure(lambda s, d: _zero_state_tensors(s, batch_size, d), size, dtype)
+    return tf.nest.map_structure(lambda s, d: zero_state_tensors(s, batch_size, d), size, dtype)
 
 
 class Decoder(abc.ABC):
