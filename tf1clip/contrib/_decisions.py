@@ -29,8 +29,6 @@ class Decision(NamedTuple):
     install: str = ""
     """The package to install for a ``package`` verdict (``"tensorflow-probability"``), or the tf1clip extra for a
     ``tf1clip`` one (``"slim"``); empty otherwise."""
-    owner: str = ""
-    """For tf1clip's own modules whose re-creation is under way: who re-creates them (``"image"``, ``"learn"``)."""
 
 
 _TF1_15 = "keep this program on TensorFlow 1.15 or port it by hand"
@@ -48,8 +46,8 @@ def _none(what):
     return Decision(NONE, "%s has no maintained successor: %s" % (what, _TF1_15))
 
 
-def _tf1clip(successor, extra="", owner=""):
-    return Decision(TF1CLIP, successor, extra, owner)
+def _tf1clip(successor, extra=""):
+    return Decision(TF1CLIP, successor, extra)
 
 
 _TFIO = "tensorflow-io"
@@ -99,20 +97,17 @@ DECISIONS: Dict[str, Decision] = {
         "models and preprocessing (docs/learn.rst), not this one (KMeansClustering, SVM, LogisticRegressor, "
         "DynamicRnnEstimator, learn_io, graph_actions ...): port it to tf.estimator (tf1clip.estimator) or tf.keras",
         "estimator",
-        owner="learn",
     ),
     "tf.contrib.learn.models": _tf1clip(
         "tf1clip.contrib.learn.models re-creates linear_regression and logistic_regression (and their _zero_init "
         "forms) only; use tf.compat.v1.nn.static_bidirectional_rnn for bidirectional_rnn and build get_rnn_model's "
         "network with tf.compat.v1.nn.rnn_cell or tf.keras",
         "estimator",
-        owner="learn",
     ),
     "tf.contrib.learn.monitors.ExportMonitor": _tf1clip(
         "pass an ExportStrategy (tf1clip.contrib.learn.make_export_strategy) to tf1clip.contrib.learn.Experiment, as "
         "TF 1.15 advised: ExportMonitor called the deprecated Estimator.export",
         "estimator",
-        owner="learn",
     ),
     "tf.contrib.learn.TensorForestEstimator": _TENSOR_FOREST,
     "tf.contrib.learn.python.learn.estimators.random_forest": _TENSOR_FOREST,
@@ -148,22 +143,21 @@ DECISIONS: Dict[str, Decision] = {
     "tf.contrib.gan": _tf1clip(
         "TF-GAN 2.1.0 (tensorflow_gan), which tf1clip.contrib.gan routes to, has no such name", "gan"
     ),
-    # Re-created by tf1clip with TF 1.15's numbers, by the helpers named (until their rows land, a name is an
-    # ERROR naming the maintained alternative below).
-    "tf.contrib.image": _tf1clip("use tf.image or tensorflow-addons' tfa.image (in maintenance mode)", owner="image"),
-    "tf.contrib.staging": _tf1clip(
-        "use tf.data (prefetch_to_device) or tf.raw_ops.Stage / Unstage (the StagingArea ops)", owner="staging"
+    # Not re-created (2026-12): their TF 2 successors, or the package that carries the technique on.
+    "tf.contrib.image": _tf(
+        "use tf.image, and tf.raw_ops.ImageProjectiveTransformV3 for transform and rotate (the kernel they ran)"
     ),
-    "tf.contrib.predictor": _tf1clip("use tf.saved_model.load", owner="predictor"),
-    "tf.contrib.quantize": _tf1clip(
+    "tf.contrib.staging": _tf("use tf.data (prefetch_to_device) or tf.raw_ops.Stage / Unstage (the StagingArea ops)"),
+    "tf.contrib.predictor": _tf("use tf.saved_model.load (or tf.compat.v1.saved_model.load in a Session)"),
+    "tf.contrib.quantize": _package(
         "no graph-rewrite successor exists for tf.compat.v1 graphs: quantization-aware training moved to Keras "
         "models in the tensorflow-model-optimization package (tfmot.quantization.keras.quantize_model)",
-        owner="quantize",
+        "tensorflow-model-optimization",
     ),
-    "tf.contrib.model_pruning": _tf1clip(
+    "tf.contrib.model_pruning": _package(
         "pruning moved to Keras models in the tensorflow-model-optimization package "
         "(tfmot.sparsity.keras.prune_low_magnitude)",
-        owner="quantize",
+        "tensorflow-model-optimization",
     ),
     # Successors in TensorFlow 2 itself.
     "tf.contrib.all_reduce": _tf("use tf.distribute's cross-device ops (tf.distribute.NcclAllReduce ...)"),
