@@ -168,7 +168,10 @@ def test_a_rename_to_a_name_tensorflow_2_dropped_goes_to_the_listings_core_name_
         ("tf.contrib.factorization.WALSModel", "'tf1clip[estimator]'"),
         ("tf.contrib.graph_editor.reroute_ts", "no maintained successor"),
         ("tf.contrib.image.rotate", "tf.raw_ops.ImageProjectiveTransformV3"),
-        ("tf.contrib.quantize.create_training_graph", "(install: python3 -m pip install tensorflow-model-optimization)"),
+        (
+            "tf.contrib.quantize.create_training_graph",
+            "(install: python3 -m pip install tensorflow-model-optimization)",
+        ),
     ],
 )
 def test_an_unconverted_name_names_its_modules_successor_and_install_line(path, clause):
