@@ -358,13 +358,25 @@ def settle(results, rerun=None):
     return names
 
 
+def _array(values):
+    """Whether the JSON list ``values`` is one numeric array (not ragged, no text)."""
+    if any(isinstance(v, (dict, str)) for v in values):
+        return False
+    try:
+        np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
 def flatten(values, prefix=""):
-    """{"a/b/0": leaf} for nested dicts and lists of JSON ``values`` (numeric lists stay arrays)."""
+    """{"a/b/0": leaf} for nested dicts and lists of JSON ``values`` (numeric lists stay arrays; a list holding
+    text or lists of different shapes, such as a histogram summary's, is split into its elements)."""
     flat = {}
     if isinstance(values, dict):
         for k, v in values.items():
             flat.update(flatten(v, "%s%s/" % (prefix, k)))
-    elif isinstance(values, list) and any(isinstance(v, (dict, str)) for v in values):
+    elif isinstance(values, list) and not _array(values):
         for i, v in enumerate(values):
             flat.update(flatten(v, "%s%d/" % (prefix, i)))
     else:

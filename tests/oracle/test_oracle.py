@@ -156,6 +156,19 @@ def test_every_promised_api_has_a_program():
 # The harness itself: what counts as a mismatch.
 
 
+def test_ragged_lists_compare_element_by_element_within_the_tolerance():
+    """A histogram summary's [min, max, num, sum, sum_squares, limits, counts] is ragged: its floats compare with
+    the tolerance, not exactly (contrib_summary_writer's sums differed by 4e-9 between CPUs)."""
+    ref = [[0, "w", [-0.5, 0.5, 4.0, -0.07670995965600014, [1.0, 2.0], [3.0]]]]
+    got = [[0, "w", [-0.5, 0.5, 4.0, -0.07670996338129044, [1.0, 2.0], [3.0]]]]
+    assert sorted(harness.flatten({"events": ref})) == ["events/0/0", "events/0/1"] + [
+        "events/0/2/%d" % i for i in range(6)
+    ]
+    assert harness._close(harness.flatten({"e": ref})["e/0/2/3"], harness.flatten({"e": got})["e/0/2/3"])
+    assert not harness._close(-0.0767, -0.0768)
+    assert harness.flatten({"m": [[1.0, 2.0], [3.0, 4.0]]}) == {"m": [[1.0, 2.0], [3.0, 4.0]]}  # stays an array
+
+
 def test_compare_finds_changed_missing_and_unexpected_values():
     expected = {"w": [[1.0, 2.0]], "losses": [3.0, 4.0], "form": {"b": [0.5], "name": "Adam"}}
     assert harness.compare(expected, expected) == ([], [])
