@@ -100,7 +100,7 @@ def test_a_patch_set_undone_leaves_every_place_as_it_found_it(prefix):
         expected = (expected + ["legacy_keras"] if NEW_TF else []) + ["session_threads"]
         assert got["installed"] == ["estimator." + name for name in expected]
         assert got["keras variable"] is None  # legacy_keras undone: the variable is unset again
-        assert len(got["touched"]) > 5
+        assert len(got["touched"]) >= 5  # TF 2.15: the Estimator methods session_threads wraps (no legacy_keras)
     elif prefix == "slim":
         assert got["installed"][0] == "slim.moved_tf_symbols" and got["supervisor"] == "module"
         assert any(p.startswith("tf_slim.") for p in got["touched"])
