@@ -215,8 +215,9 @@ def test_tf115_environment_without_python_3_7_skips_with_the_reason(monkeypatch,
 def test_tf115_processes_do_not_inherit_tf2_behavior(monkeypatch):
     monkeypatch.setenv("TF2_BEHAVIOR", "1")
     monkeypatch.setenv("PYTHONPATH", "/somewhere")
+    monkeypatch.setenv("PIP_CONSTRAINT", "/ci/tf-newest.txt")  # .ci/run's pins of the TF 2 environment
     env = tf115_env.clean_env()
-    assert "TF2_BEHAVIOR" not in env and "PYTHONPATH" not in env
+    assert "TF2_BEHAVIOR" not in env and "PYTHONPATH" not in env and "PIP_CONSTRAINT" not in env
 
 
 # The harness's detection of values TF 1.15 does not reproduce, and its cache of TF 1.15's runs.

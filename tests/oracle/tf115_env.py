@@ -75,10 +75,13 @@ def has_tf115(venv):
 def clean_env(**extra):
     """The environment for a TF 1.15 process started from a process that may have imported TF 2.
 
-    Without ``TF2_BEHAVIOR`` (TF 2 sets it in ``os.environ`` on import; TF 1.15 would run eagerly)
-    and ``PYTHONPATH`` (nothing of the current environment leaks in).
+    Without ``TF2_BEHAVIOR`` (TF 2 sets it in ``os.environ`` on import; TF 1.15 would run eagerly),
+    ``PYTHONPATH`` (nothing of the current environment leaks in) and pip's ``PIP_CONSTRAINT`` (``.ci/run`` pins
+    the current environment's TensorFlow with it: tensorflow-estimator==2.15.0 there made pip refuse
+    tensorflow==1.15.5 when CI built this environment on a fresh machine).
     """
-    env = {k: v for k, v in os.environ.items() if k not in ("TF2_BEHAVIOR", "PYTHONPATH", "PYTHONHOME")}
+    dropped = ("TF2_BEHAVIOR", "PYTHONPATH", "PYTHONHOME", "PIP_CONSTRAINT")
+    env = {k: v for k, v in os.environ.items() if k not in dropped}
     env.update(TF_CPP_MIN_LOG_LEVEL="2", CUDA_VISIBLE_DEVICES="", PYTHONHASHSEED="0")
     env.update(extra)
     return env
