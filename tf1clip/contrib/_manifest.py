@@ -534,6 +534,39 @@ _LAYERS_FC_ROWS = (
 )
 
 
+_PRED = _C + ".predictor"
+# tf.contrib.staging and tf.contrib.predictor (TF 1.15): docs/contrib.rst, "staging and predictor".
+_STAGING_PREDICTOR_ROWS = (
+    Row(_C + ".staging", _C + ".staging", ("StagingArea",), ("tf.contrib.staging",), graph=True),
+    Row(
+        _PRED + ".predictor_factories",
+        _PRED + ".predictor_factories",
+        ("from_contrib_estimator", "from_estimator", "from_saved_model"),
+        ("tf.contrib.predictor.predictor_factories",),
+        also=(Also(_PRED, ("tf.contrib.predictor",)),),
+    ),
+    Row(_PRED + ".predictor", _PRED + ".predictor", ("Predictor",), ("tf.contrib.predictor.predictor",)),
+    Row(
+        _PRED + ".saved_model_predictor",
+        _PRED + ".saved_model_predictor",
+        ("DEFAULT_TAGS", "SavedModelPredictor", "get_meta_graph_def"),
+        ("tf.contrib.predictor.saved_model_predictor",),
+    ),
+    Row(
+        _PRED + ".core_estimator_predictor",
+        _PRED + ".core_estimator_predictor",
+        ("CoreEstimatorPredictor",),
+        ("tf.contrib.predictor.core_estimator_predictor",),
+    ),
+    Row(
+        _PRED + ".contrib_estimator_predictor",
+        _PRED + ".contrib_estimator_predictor",
+        ("ContribEstimatorPredictor",),
+        ("tf.contrib.predictor.contrib_estimator_predictor",),
+    ),
+)
+
+
 TABLE: Tuple[Row, ...] = (
     _submodules(
         _C, "data", "estimator", "framework", "layers", "lookup", "opt", "slim", "training", tf_paths=("tf.contrib",)
@@ -1011,6 +1044,7 @@ TABLE: Tuple[Row, ...] = (
             "converts to it.",
         ),
     )
+    + _STAGING_PREDICTOR_ROWS
     + _seq2seq_rows()
     + _LEARN_ROWS
     + _LAYERS_FC_ROWS
