@@ -1,8 +1,9 @@
 """``tf.contrib.predictor.saved_model_predictor`` (TF 1.15): a ``Predictor`` over a SavedModel's signature.
 
-Difference from TF 1.15: a ``signature_def_key`` the MetaGraphDef lacks (nor as ``default_input_alternative:KEY``)
-raises the ``ValueError`` TF 1.15 meant to raise (``Got signature_def_key "KEY". Available signatures are [...]``);
-TF 1.15's protobuf map lookup instead added an empty signature, giving a predictor with no inputs and no outputs.
+Difference from TF 1.15: a ``signature_def_key`` the MetaGraphDef lacks falls back to the signature
+``default_input_alternative:KEY`` (with a warning) and, without that either, raises the ``ValueError`` TF 1.15 meant
+to raise (``Got signature_def_key "KEY". Available signatures are [...]``), as TF 1.15's code reads; TF 1.15's
+protobuf map lookup instead added an empty signature ``KEY``, giving a predictor with no inputs and no outputs.
 ``tags`` that is not a string raises ``TypeError`` (TF 1.15: ``AttributeError``).
 """
 
