@@ -113,7 +113,11 @@ def test_tags_pick_the_meta_graph(tmp_path):
             "^input_names and output_names must both be specified or both be unspecified.$",
         ),
         ({"input_names": {"a": "zz:0"}, "output_names": {}}, KeyError, "The name 'zz:0' refers to a Tensor"),
-        ({"tags": ["serve"]}, TypeError, r"^SavedModelPredictor: tags must be a comma-separated string, got \['serve'\]$"),
+        (
+            {"tags": ["serve"]},
+            TypeError,
+            r"^SavedModelPredictor: tags must be a comma-separated string, got \['serve'\]$",
+        ),
         ({"tags": "train"}, RuntimeError, "MetaGraphDef associated with tags 'train' could not be found"),
     ],
 )

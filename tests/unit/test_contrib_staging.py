@@ -138,7 +138,11 @@ def test_put_list_and_dict_forms():
 @pytest.mark.parametrize(
     "make,error,message",
     [
-        (lambda a, b, x, y: a.put([y, x]), ValueError, "Datatypes do not match. '<dtype: 'int32'>' != '<dtype: 'float32'>'"),
+        (
+            lambda a, b, x, y: a.put([y, x]),
+            ValueError,
+            "Datatypes do not match. '<dtype: 'int32'>' != '<dtype: 'float32'>'",
+        ),
         (lambda a, b, x, y: a.put({"x": x}), ValueError, "Staging areas must have names to enqueue a dictionary"),
         (lambda a, b, x, y: b.put([x]), ValueError, "You must enqueue a dictionary in a staging area with names"),
         (
@@ -146,7 +150,11 @@ def test_put_list_and_dict_forms():
             ValueError,
             "Keys in dictionary to put do not match names of staging area. Dictionary: (['z']), Queue: (['x'])",
         ),
-        (lambda a, b, x, y: a.put([tf.constant([1.0, 2.0, 3.0]), y]), ValueError, "Shapes (3,) and (2,) are incompatible"),
+        (
+            lambda a, b, x, y: a.put([tf.constant([1.0, 2.0, 3.0]), y]),
+            ValueError,
+            "Shapes (3,) and (2,) are incompatible",
+        ),
         (lambda a, b, x, y: a.put([x, y, y]), ValueError, "Unexpected number of inputs '3' vs '2'"),
         (
             lambda a, b, x, y: staging.StagingArea([tf.float32], shapes=[[1], [2]]),
@@ -158,7 +166,11 @@ def test_put_list_and_dict_forms():
             ValueError,
             "StagingArea names must be the same length as dtypes",
         ),
-        (lambda a, b, x, y: staging.StagingArea([tf.float32], shared_name=3), ValueError, "shared_name must be a string"),
+        (
+            lambda a, b, x, y: staging.StagingArea([tf.float32], shared_name=3),
+            ValueError,
+            "shared_name must be a string",
+        ),
         (
             lambda a, b, x, y: a.put([np.array([1.0, 2.0], np.float32), y]),
             TypeError,

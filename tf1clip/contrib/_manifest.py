@@ -543,6 +543,8 @@ _STAGING_PREDICTOR_ROWS = (
         _PRED + ".predictor_factories",
         ("from_contrib_estimator", "from_estimator", "from_saved_model"),
         ("tf.contrib.predictor.predictor_factories",),
+        differences="A signature_def_key the SavedModel lacks raises TF 1.15's intended ValueError (TF 1.15 gave a "
+        "predictor with no inputs or outputs); from_contrib_estimator takes tensor features and passes labels=None.",
         also=(Also(_PRED, ("tf.contrib.predictor",)),),
     ),
     Row(_PRED + ".predictor", _PRED + ".predictor", ("Predictor",), ("tf.contrib.predictor.predictor",)),
@@ -551,6 +553,8 @@ _STAGING_PREDICTOR_ROWS = (
         _PRED + ".saved_model_predictor",
         ("DEFAULT_TAGS", "SavedModelPredictor", "get_meta_graph_def"),
         ("tf.contrib.predictor.saved_model_predictor",),
+        differences="A signature_def_key the SavedModel lacks raises TF 1.15's intended ValueError (TF 1.15 gave a "
+        "predictor with no inputs or outputs).",
     ),
     Row(
         _PRED + ".core_estimator_predictor",
@@ -563,6 +567,7 @@ _STAGING_PREDICTOR_ROWS = (
         _PRED + ".contrib_estimator_predictor",
         ("ContribEstimatorPredictor",),
         ("tf.contrib.predictor.contrib_estimator_predictor",),
+        differences="Takes tensor features (TF 1.15: a dict only) and passes labels=None to the model_fn.",
     ),
 )
 

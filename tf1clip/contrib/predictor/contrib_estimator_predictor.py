@@ -1,8 +1,10 @@
 """``tf.contrib.predictor.contrib_estimator_predictor`` (TF 1.15): a ``Predictor`` over a
 ``tf.contrib.learn.Estimator`` (``tf1clip.contrib.learn``) and its latest checkpoint.
 
-As in tf1clip's ``Estimator.export_savedmodel``, the ``model_fn`` gets ``labels=None`` (TF 1.15: placeholders
-shaped like the labels the same Python object was fitted on, if it was).
+Differences from TF 1.15: as in tf1clip's ``Estimator.export_savedmodel``, the ``model_fn`` gets ``labels=None``
+(TF 1.15: placeholders shaped like the labels the same Python object was fitted on, if it was); ``InputFnOps``
+features that are one tensor work (TF 1.15's ``if not features`` raised ``OperatorNotAllowedInGraphError`` for
+them: only a dict of features worked).
 """
 
 from tf1clip.compat._tf import tf
@@ -27,7 +29,7 @@ def _input_alternatives(input_fn_ops):
         alternatives[_DEFAULT_INPUT_ALTERNATIVE_KEY] = default_inputs
     else:
         features, _ = input_fn_ops
-    if not features:
+    if features is None or (isinstance(features, dict) and not features):
         raise ValueError("Features must be defined.")
     return alternatives, features
 
@@ -84,7 +86,7 @@ class ContribEstimatorPredictor(predictor.Predictor):
         self._graph = graph or tf.Graph()
         with self._graph.as_default():
             input_fn_ops = prediction_input_fn()
-            model_fn_ops = estimator._call_model_fn(input_fn_ops.features, None, _INFER)
+            model_fn_ops = estimator.model_fn(input_fn_ops.features, None, _INFER, estimator.config)
             checkpoint_path = _v1.train.latest_checkpoint(estimator.model_dir)
             self._session = _v1.train.MonitoredSession(
                 session_creator=_v1.train.ChiefSessionCreator(

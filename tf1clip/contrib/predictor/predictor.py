@@ -1,15 +1,14 @@
 """``tf.contrib.predictor.predictor`` (TF 1.15): the ``Predictor`` base class."""
 
-import abc
-
 from tf1clip.contrib import _manifest
 
 __all__ = _manifest.names_of(__name__)
 
 
-class Predictor(abc.ABC):
+class Predictor:
     """Runs ``fetch_tensors`` in ``session``, feeding ``feed_tensors`` from the dict it is called with.
-    Subclasses set ``_graph``, ``_session``, ``_feed_tensors`` and ``_fetch_tensors``."""
+    Subclasses set ``_graph``, ``_session``, ``_feed_tensors`` and ``_fetch_tensors`` (TF 1.15's ``ABCMeta`` class,
+    which had no abstract method)."""
 
     @property
     def graph(self):
