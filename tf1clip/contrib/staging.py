@@ -61,22 +61,27 @@ class StagingArea:
 
     @property
     def dtypes(self):
+        """The dtype of each component of an element."""
         return self._dtypes
 
     @property
     def shapes(self):
+        """The ``TensorShape`` of each component (unknown when ``shapes`` was None)."""
         return self._shapes
 
     @property
     def names(self):
+        """The component names (the dict keys of ``put`` and ``get``), or None."""
         return self._names
 
     @property
     def capacity(self):
+        """The most elements the area holds (0: unbounded)."""
         return self._capacity
 
     @property
     def memory_limit(self):
+        """The most bytes the area holds (0: unbounded)."""
         return self._memory_limit
 
     def _op_name(self, name, op):

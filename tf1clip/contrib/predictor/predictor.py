@@ -12,10 +12,12 @@ class Predictor:
 
     @property
     def graph(self):
+        """The ``tf.Graph`` the model is in."""
         return self._graph
 
     @property
     def session(self):
+        """The session that runs it."""
         return self._session
 
     @property
