@@ -6,7 +6,6 @@ the ``put`` of the next batch. A named area carries the labels beside the featur
 restores the variables and warms up with the batch of its first step (the area itself is not checkpointed).
 """
 
-import numpy as np
 import tensorflow as tf
 
 import oracle_io
