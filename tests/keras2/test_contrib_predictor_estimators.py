@@ -1,6 +1,11 @@
 """tf1clip.contrib.predictor.from_estimator (a tf1clip.estimator.Estimator) and from_contrib_estimator (a
-tf1clip.contrib.learn.Estimator) in TF 1 mode: the Estimator's own predictions from its latest checkpoint, hand
-checked, and TF 1.15's errors (from_saved_model: tests/unit/test_contrib_predictor.py)."""
+tf1clip.contrib.learn.Estimator) in TF 1 mode: TF 1.15.5's predictions from the checkpoints its Estimators wrote
+(tests/data/tf115_predictor, make_refs.py: the same model functions), the Estimator's own predictions from its
+latest checkpoint, hand checked, and TF 1.15's errors (from_saved_model: tests/unit/test_contrib_predictor.py)."""
+
+import json
+import os
+import shutil
 
 import numpy as np
 import pytest
@@ -21,6 +26,9 @@ v1 = tf.compat.v1
 X = np.array([[1.0, 2.0], [0.5, -1.0], [2.0, 0.0], [-1.0, 1.5]], np.float32)
 Y = np.array([1.0, -0.5, 2.0, 0.25], np.float32)
 W0 = np.array([[0.5], [-0.25]])
+DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "tf115_predictor")
+with open(os.path.join(DATA, "refs.json")) as _f:
+    REFS = json.load(_f)["estimators"]
 
 
 @pytest.fixture(autouse=True)
@@ -91,7 +99,7 @@ def test_from_estimator_errors(tmp_path):
 
 def learn_model_fn(features, labels, mode):
     w = v1.get_variable("w", [2, 1], initializer=v1.constant_initializer(W0))
-    pred = tf.matmul(features, w)
+    pred = tf.matmul(features["x"] if isinstance(features, dict) else features, w)
     if mode == learn.ModeKeys.INFER:
         return {"pred": pred, "double": 2.0 * pred}, None, None
     loss = v1.losses.mean_squared_error(tf.reshape(labels, [-1, 1]), pred)
@@ -140,3 +148,33 @@ def test_from_contrib_estimator_output_alternatives(tmp_path):
         ValueError, match=r"^Requested default_output_alternative: c, but available output_alternatives are: \[\]$"
     ):
         predictor.from_contrib_estimator(plain, _prediction_input_fn, output_alternative_key="c")
+
+
+def _tf115_model_dir(tmp_path, name):
+    model_dir = str(tmp_path / name)
+    shutil.copytree(os.path.join(DATA, name), model_dir)
+    return model_dir
+
+
+def _close_to(got, want):
+    assert sorted(got) == sorted(want)
+    for key in want:
+        np.testing.assert_allclose(got[key], want[key], rtol=1e-6)
+
+
+def test_from_estimator_restores_tf115s_checkpoint_and_predicts_what_tf115_did(tmp_path):
+    assert np.allclose(REFS["x"], X)
+    est = core.Estimator(core_model_fn, model_dir=_tf115_model_dir(tmp_path, "core_model"))
+    _close_to(predictor.from_estimator(est, _serving_input_receiver_fn)({"inputs": X}), REFS["core"])
+    _close_to(predictor.from_estimator(est, _serving_input_receiver_fn, output_key="half")({"inputs": X}), REFS["half"])
+
+
+def test_from_contrib_estimator_restores_tf115s_checkpoint_and_predicts_what_tf115_did(tmp_path):
+    est = learn.Estimator(model_fn=learn_model_fn, model_dir=_tf115_model_dir(tmp_path, "contrib_model"))
+
+    def dict_input_fn():
+        features = v1.placeholder(tf.float32, [None, 2])
+        return learn.InputFnOps({"x": features}, None, {"x": features})
+
+    _close_to(predictor.from_contrib_estimator(est, dict_input_fn)({"x": X}), REFS["contrib"])
+    _close_to(predictor.from_contrib_estimator(est, _prediction_input_fn)({"x": X}), REFS["contrib"])
