@@ -195,3 +195,9 @@ def test_bad_inputs_raise_tf115s_messages(make, error, message):
         with pytest.raises(error) as info:
             make(a, b, tf.constant([1.0, 2.0]), tf.constant(3))
         assert str(info.value) == message
+
+
+def test_eager_creation_is_refused():
+    assert tf.executing_eagerly()
+    with pytest.raises(RuntimeError, match="^StagingArea builds graph ops run by a Session: create it in a tf.Graph"):
+        staging.StagingArea([tf.float32])

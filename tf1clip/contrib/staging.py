@@ -3,8 +3,10 @@
 The same ``Stage`` / ``Unstage`` / ``StagePeek`` / ``StageSize`` / ``StageClear`` kernels, the same node and shared
 names (``StagingArea``, ``StagingArea_1``, ... from the graph's ``unique_name``; ``<name>_put``, ``<name>_get``,
 ``<name>_peek``, ``<name>_size``, ``<name>_clear``, ``<name>_root/NoOp`` the ops colocate with) and TF 1.15's
-``ValueError`` messages. Values to put must be tensors (TF 1.15 failed with an ``AttributeError`` or NumPy's
-``TypeError`` on anything else; tf1clip raises a ``TypeError`` naming ``values``).
+``ValueError`` messages. Differences from TF 1.15, on input it failed on obscurely: values to put must be tensors
+(TF 1.15: an ``AttributeError`` or NumPy's ``TypeError``; tf1clip: a ``TypeError`` naming ``values``); ``dtypes``,
+``shapes`` and ``names`` that are not lists or tuples raise a ``TypeError`` naming them; creating one eagerly
+raises ``RuntimeError`` (TF 1.15's ``get`` then failed with an ``AttributeError``).
 """
 
 from tf1clip.compat._tf import tf
@@ -26,6 +28,11 @@ class StagingArea:
     (bytes) bound the area when non-zero, and ``put`` blocks at the bound. Built on the default graph."""
 
     def __init__(self, dtypes, shapes=None, names=None, shared_name=None, capacity=0, memory_limit=0):
+        if tf.executing_eagerly():
+            raise RuntimeError(
+                "StagingArea builds graph ops run by a Session: create it in a tf.Graph (with "
+                "tf.Graph().as_default(), or after tf.compat.v1.disable_v2_behavior()), not eagerly"
+            )
         if shared_name is None:
             self._name = _v1.get_default_graph().unique_name(type(self).__name__)
         elif isinstance(shared_name, str):
