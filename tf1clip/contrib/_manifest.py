@@ -537,7 +537,15 @@ _LAYERS_FC_ROWS = (
 _PRED = _C + ".predictor"
 # tf.contrib.staging and tf.contrib.predictor (TF 1.15): docs/contrib.rst, "staging and predictor".
 _STAGING_PREDICTOR_ROWS = (
-    Row(_C + ".staging", _C + ".staging", ("StagingArea",), ("tf.contrib.staging",), graph=True),
+    Row(
+        _C + ".staging",
+        _C + ".staging",
+        ("StagingArea",),
+        ("tf.contrib.staging",),
+        graph=True,
+        differences="Values that are not tensors, and creating one eagerly, raise TypeError / RuntimeError (TF 1.15 "
+        "failed later, with an AttributeError).",
+    ),
     Row(
         _PRED + ".predictor_factories",
         _PRED + ".predictor_factories",
