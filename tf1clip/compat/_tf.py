@@ -248,6 +248,17 @@ def lookup_ops():
     return module
 
 
+def parse_saved_model(export_dir):
+    """``loader_impl.parse_saved_model``: the ``SavedModel`` proto of ``export_dir`` (``saved_model.pb`` or
+    ``.pbtxt``; ``OSError`` when neither exists), as TF 1.15's ``tf.contrib.saved_model`` reader read it for
+    ``tf.contrib.predictor``. Checked on TF 2.15, 2.16, 2.21. Public replacement: none (``tf.saved_model.load``
+    loads the model, it does not return its MetaGraphDefs).
+    """
+    from tensorflow.python.saved_model import loader_impl
+
+    return loader_impl.parse_saved_model(export_dir)
+
+
 def broadcast_weights(weights, values):
     """``weights_broadcast_ops.broadcast_weights``: ``weights`` times ``ones_like(values)`` after TF's
     broadcastability assertion (``weights`` itself when the static shapes already match), which TF 1.15's
@@ -496,6 +507,7 @@ PRIVATE_NAMES = [
     ("tensorflow.python.ops.lookup_ops", "FastHashSpec"),
     ("tensorflow.python.framework.op_def_registry", "get"),
     ("tensorflow.python.ops.weights_broadcast_ops", "broadcast_weights"),
+    ("tensorflow.python.saved_model.loader_impl", "parse_saved_model"),
 ]
 
 # (class path, attribute) for the private attributes that instances get in ``__init__``.

@@ -123,6 +123,10 @@ DECISIONS: Dict[str, Decision] = {
         "tf1clip.contrib.opt provides clip_gradients_by_global_norm and the optimizers listed in its docs "
         "(docs/contrib_opt.rst), not this one; use a tf.compat.v1.train optimizer instead"
     ),
+    "tf.contrib.predictor": _tf1clip(
+        "tf1clip.contrib.predictor re-creates from_saved_model, from_estimator and from_contrib_estimator; "
+        "use tf.saved_model.load for new code"
+    ),
     "tf.contrib.rnn": _tf1clip(
         "tf1clip.contrib.rnn re-creates every name TF 1.15's tf.contrib.rnn exported (docs/rnn.rst; the core cells "
         "are tf.compat.v1.nn.rnn_cell's); the cells it did not export (NTMCell, LayerNormLSTMCell, "
@@ -133,6 +137,9 @@ DECISIONS: Dict[str, Decision] = {
         "tf1clip.contrib.seq2seq re-creates TF 1.15's public names (docs/seq2seq.rst), not this one"
     ),
     "tf.contrib.slim": _tf1clip("tf-slim has no such name", "slim"),
+    "tf.contrib.staging": _tf1clip(
+        "tf1clip.contrib.staging re-creates StagingArea only; use tf.data (prefetch_to_device) for input pipelines"
+    ),
     "tf.contrib.tfprof": _tf1clip(
         "use tf.compat.v1.profiler (Profiler, profile, advise, ProfileOptionBuilder); ProfileContext has no TF 2 "
         "counterpart"
@@ -147,8 +154,6 @@ DECISIONS: Dict[str, Decision] = {
     "tf.contrib.image": _tf(
         "use tf.image, and tf.raw_ops.ImageProjectiveTransformV3 for transform and rotate (the kernel they ran)"
     ),
-    "tf.contrib.staging": _tf("use tf.data (prefetch_to_device) or tf.raw_ops.Stage / Unstage (the StagingArea ops)"),
-    "tf.contrib.predictor": _tf("use tf.saved_model.load (or tf.compat.v1.saved_model.load in a Session)"),
     "tf.contrib.quantize": _package(
         "no graph-rewrite successor exists for tf.compat.v1 graphs: quantization-aware training moved to Keras "
         "models in the tensorflow-model-optimization package (tfmot.quantization.keras.quantize_model)",

@@ -534,6 +534,52 @@ _LAYERS_FC_ROWS = (
 )
 
 
+_PRED = _C + ".predictor"
+# tf.contrib.staging and tf.contrib.predictor (TF 1.15): docs/contrib.rst, "staging and predictor".
+_STAGING_PREDICTOR_ROWS = (
+    Row(
+        _C + ".staging",
+        _C + ".staging",
+        ("StagingArea",),
+        ("tf.contrib.staging",),
+        graph=True,
+        differences="Values that are not tensors, and creating one eagerly, raise TypeError / RuntimeError (TF 1.15 "
+        "failed later, with an AttributeError).",
+    ),
+    Row(
+        _PRED + ".predictor_factories",
+        _PRED + ".predictor_factories",
+        ("from_contrib_estimator", "from_estimator", "from_saved_model"),
+        ("tf.contrib.predictor.predictor_factories",),
+        differences="A signature_def_key the SavedModel lacks raises TF 1.15's intended ValueError (TF 1.15 gave a "
+        "predictor with no inputs or outputs); from_contrib_estimator takes tensor features and passes labels=None.",
+        also=(Also(_PRED, ("tf.contrib.predictor",)),),
+    ),
+    Row(_PRED + ".predictor", _PRED + ".predictor", ("Predictor",), ("tf.contrib.predictor.predictor",)),
+    Row(
+        _PRED + ".saved_model_predictor",
+        _PRED + ".saved_model_predictor",
+        ("DEFAULT_TAGS", "SavedModelPredictor", "get_meta_graph_def"),
+        ("tf.contrib.predictor.saved_model_predictor",),
+        differences="A signature_def_key the SavedModel lacks raises TF 1.15's intended ValueError (TF 1.15 gave a "
+        "predictor with no inputs or outputs).",
+    ),
+    Row(
+        _PRED + ".core_estimator_predictor",
+        _PRED + ".core_estimator_predictor",
+        ("CoreEstimatorPredictor",),
+        ("tf.contrib.predictor.core_estimator_predictor",),
+    ),
+    Row(
+        _PRED + ".contrib_estimator_predictor",
+        _PRED + ".contrib_estimator_predictor",
+        ("ContribEstimatorPredictor",),
+        ("tf.contrib.predictor.contrib_estimator_predictor",),
+        differences="Takes tensor features (TF 1.15: a dict only) and passes labels=None to the model_fn.",
+    ),
+)
+
+
 TABLE: Tuple[Row, ...] = (
     _submodules(
         _C, "data", "estimator", "framework", "layers", "lookup", "opt", "slim", "training", tf_paths=("tf.contrib",)
@@ -1011,6 +1057,7 @@ TABLE: Tuple[Row, ...] = (
             "converts to it.",
         ),
     )
+    + _STAGING_PREDICTOR_ROWS
     + _seq2seq_rows()
     + _LEARN_ROWS
     + _LAYERS_FC_ROWS
