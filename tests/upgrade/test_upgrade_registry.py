@@ -48,11 +48,12 @@ def test_a_chain_rule_claiming_what_another_claims_is_refused(monkeypatch):
     source = "import tensorflow as tf\nopt = tf.contrib.opt.LazyAdamOptimizer(0.1)\n"
     assert "tf1clip.contrib.opt.LazyAdamOptimizer(0.1)" in upgrade_source(source, target="modern").text
     rule = _rule("every tf.contrib.opt name", ("tf.contrib.opt",), lambda c: True)
-    monkeypatch.setattr(_registry, "CHAIN_RULES", (rule,) + _registry.CHAIN_RULES)
+    rules = _registry.CHAIN_RULES
+    monkeypatch.setattr(_registry, "CHAIN_RULES", (rule,) + rules)
     with pytest.raises(RuntimeError, match="2 rules claim tf.contrib.opt.LazyAdamOptimizer .*every tf.contrib.opt name"):
         upgrade_source(source, target="modern")
     yielding = rule._replace(yields_to=("a contrib name tf1clip provides",))
-    monkeypatch.setattr(_registry, "CHAIN_RULES", (yielding,) + _registry.CHAIN_RULES)
+    monkeypatch.setattr(_registry, "CHAIN_RULES", (yielding,) + rules)
     assert "tf1clip.contrib.opt.LazyAdamOptimizer(0.1)" in upgrade_source(source, target="modern").text
 
 
