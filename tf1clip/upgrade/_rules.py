@@ -6,7 +6,11 @@ state of the file is a ``_edits.FileEdits``. ``_registry.CALL_RULES`` become the
 """
 
 import ast
-from typing import Any
+import copy
+from typing import Any, Dict, Tuple
+
+from tf1clip.contrib import _manifest
+from tf1clip.upgrade import _registry
 
 from tf1clip.upgrade import _tables as T
 from tf1clip.upgrade._astutil import collect_aliases
@@ -158,9 +162,22 @@ class _Tf1clipRules:
         return root_node, logs + rewriter.log, errors + rewriter.warnings_and_errors
 
     def clear_preprocessing(self):
+        """Restores the spec to what it was when built (its tables copied, so that what one file's conversion drops
+        from them is not dropped for the next); the target stays."""
+        built = self.__dict__.get("_built")
+        if built is None:
+            target = self.target
+            super().clear_preprocessing()
+            self.target = target
+            return
         target = self.target
-        super().clear_preprocessing()
-        self.target = target
+        self.__dict__.clear()
+        self.__dict__.update({name: copy.copy(value) for name, value in built.items()})
+        self._built, self.target = built, target
+
+    def keep_as_built(self):
+        """Records the spec's tables as they are now, for :meth:`clear_preprocessing` to restore."""
+        self._built = {name: copy.copy(value) for name, value in vars(self).items() if name != "_built"}
 
 
 _DefaultRules: Any = tf_upgrade_v2.TFAPIChangeSpec
@@ -175,13 +192,33 @@ class SafetyChangeSpec(_Tf1clipRules, _SafetyRules):
     """``tf_upgrade_v2``'s SAFETY-mode rules (``import tensorflow.compat.v1 as tf``), tf1clip's."""
 
 
+_BUILT: Dict[Tuple[str, bool], Tuple[Tuple[Any, ...], Any]] = {}
+"""``{(mode, upgrade_compat_v1_import): (what the spec was built from, the spec)}``."""
+
+
+def _built_from():
+    """What the spec's tables are derived from beyond TensorFlow's rules (tests replace them)."""
+    return (_manifest.ROWS, _registry.CALL_RULES)
+
+
 def make_spec(mode="DEFAULT", target="modern", upgrade_compat_v1_import=True):
-    """The change spec for ``mode`` (``"DEFAULT"`` or ``"SAFETY"``) and ``target``."""
-    if mode == "SAFETY":
-        spec = SafetyChangeSpec()
-    else:
-        spec = ChangeSpec(import_rename=False, upgrade_compat_v1_import=upgrade_compat_v1_import)
+    """The change spec for ``mode`` (``"DEFAULT"`` or ``"SAFETY"``) and ``target``, built once per process (and
+    again only when ``_manifest.ROWS`` or ``_registry.CALL_RULES`` is replaced) and restored to its built tables
+    for each file (:meth:`_Tf1clipRules.clear_preprocessing`)."""
+    key = (mode if mode == "SAFETY" else "DEFAULT", bool(upgrade_compat_v1_import))
+    inputs = _built_from()
+    built = _BUILT.get(key)
+    if built is None or any(old is not new for old, new in zip(built[0], inputs)):
+        if mode == "SAFETY":
+            spec = SafetyChangeSpec()
+        else:
+            spec = ChangeSpec(import_rename=False, upgrade_compat_v1_import=upgrade_compat_v1_import)
+        spec.target = target
+        spec.keep_as_built()
+        built = _BUILT[key] = (inputs, spec)
+    spec = built[1]
     spec.target = target
+    spec.clear_preprocessing()
     return spec
 
 
