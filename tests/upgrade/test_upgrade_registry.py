@@ -50,7 +50,9 @@ def test_a_chain_rule_claiming_what_another_claims_is_refused(monkeypatch):
     rule = _rule("every tf.contrib.opt name", ("tf.contrib.opt",), lambda c: True)
     rules = _registry.CHAIN_RULES
     monkeypatch.setattr(_registry, "CHAIN_RULES", (rule,) + rules)
-    with pytest.raises(RuntimeError, match="2 rules claim tf.contrib.opt.LazyAdamOptimizer .*every tf.contrib.opt name"):
+    with pytest.raises(
+        RuntimeError, match="2 rules claim tf.contrib.opt.LazyAdamOptimizer .*every tf.contrib.opt name"
+    ):
         upgrade_source(source, target="modern")
     yielding = rule._replace(yields_to=("a contrib name tf1clip provides",))
     monkeypatch.setattr(_registry, "CHAIN_RULES", (yielding,) + rules)

@@ -1,5 +1,7 @@
 """One chain rule of ``_registry`` claims each TF path the converter knows, on either target."""
 
+import functools
+
 import pytest
 
 from tf1clip.contrib import _manifest
@@ -80,16 +82,25 @@ def known_paths(spec):
     return sorted(paths)
 
 
-def unclaimed_or_shared(rules, target):
-    """``{path: names of the rules claiming it}`` for each known path that not exactly one of ``rules`` claims."""
+def claims(rules, target):
+    """``{path: names of the rules of rules claiming it}`` for each known path."""
     edits = FileEdits(make_spec(target=target), target)
     found = {}
     for path in known_paths(edits.spec):
         chain = _registry.Chain(edits, None, None, None, path)  # a claim reads the path, never the node or name
-        claiming = [r.name for r in _registry.claimants(chain, rules)]
-        if len(claiming) != 1:
-            found[path] = claiming
+        found[path] = [r.name for r in _registry.claimants(chain, rules)]
     return found
+
+
+@functools.lru_cache(maxsize=None)
+def _claims_of_the_registry(target):
+    return claims(_registry.CHAIN_RULES, target)
+
+
+def unclaimed_or_shared(rules, target):
+    """``{path: names of the rules claiming it}`` for each known path that not exactly one of ``rules`` claims."""
+    found = _claims_of_the_registry(target) if rules is _registry.CHAIN_RULES else claims(rules, target)
+    return {path: names for path, names in found.items() if len(names) != 1}
 
 
 def test_the_known_paths_cover_every_table():
@@ -119,8 +130,5 @@ def test_every_rule_but_the_memberwise_binding_claims_some_known_path():
     ``tf.contrib.framework.nest`` to core names, whose rules win: that rule takes a module only if neither holds."""
     claimed = set()
     for target in ("modern", "estimator"):
-        edits = FileEdits(make_spec(target=target), target)
-        for path in known_paths(edits.spec):
-            chain = _registry.Chain(edits, None, None, None, path)
-            claimed.update(r.name for r in _registry.claimants(chain))
+        claimed.update(name for names in _claims_of_the_registry(target).values() for name in names)
     assert {r.name for r in _registry.CHAIN_RULES} - claimed == {"a binding of a module converted member by member"}

@@ -19,7 +19,7 @@ What a rule knows about names comes from the tables (``_tables``, itself derived
 
 import ast
 import functools
-from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
+from typing import Any, Callable, Dict, FrozenSet, List, NamedTuple, Optional, Set, Tuple
 
 from tf1clip.upgrade import _tables as T
 from tf1clip.upgrade._astutil import dotted
@@ -307,7 +307,10 @@ CHAIN_RULES = (
         (_MODE_KEY, _REMOVED_ESTIMATOR),
     ),
     ChainRule(
-        "a tf.estimator member only tf.compat.v1 keeps", ("tf.estimator",), is_v1_only_estimator, rewrite_v1_only_estimator
+        "a tf.estimator member only tf.compat.v1 keeps",
+        ("tf.estimator",),
+        is_v1_only_estimator,
+        rewrite_v1_only_estimator,
     ),
     ChainRule(
         "a canned Estimator call on the estimator target",
@@ -315,7 +318,9 @@ CHAIN_RULES = (
         is_canned_estimator_call,
         rewrite_canned_estimator_call,
     ),
-    ChainRule("a TF 1 module object outside tf.contrib", ("",), lambda c: not is_contrib(c.path), _module_object, EVERY_OTHER),
+    ChainRule(
+        "a TF 1 module object outside tf.contrib", ("",), lambda c: not is_contrib(c.path), _module_object, EVERY_OTHER
+    ),
     # A mode key, a tf.contrib.tpu Estimator and a tf.contrib.estimator member moved to tf.estimator are decided by
     # their rules even where tf1clip provides the name (tf.contrib.learn.ModeKeys is tf1clip.contrib.learn's).
     ChainRule(_PROVIDED, _CONTRIB, lambda c: c.found is not None, _provided, _TF1CLIP_FIRST),
@@ -325,7 +330,9 @@ CHAIN_RULES = (
     ChainRule(_SUMMARY, ("tf.contrib.summary",), is_summary_decision, decide_summary, (_PROVIDED,)),
     # tf1clip's decisions win over tf_upgrade_v2's rules, and a rename to a missing name over the rest of them.
     ChainRule(_RENAMED_TO_NOTHING, _CONTRIB, renamed_to_nothing, instead_of_missing, _TF1CLIP),
-    ChainRule(_ENGINE, _CONTRIB, lambda c: c.edits.engine_converts(c.path), _by_engine, _TF1CLIP + (_RENAMED_TO_NOTHING,)),
+    ChainRule(
+        _ENGINE, _CONTRIB, lambda c: c.edits.engine_converts(c.path), _by_engine, _TF1CLIP + (_RENAMED_TO_NOTHING,)
+    ),
     # What tf1clip and tf_upgrade_v2 convert wins over the listing's core names and the bindings deferred.
     ChainRule(
         _RENAMED_CLASS,
@@ -366,42 +373,78 @@ CHAIN_RULES = (
 """The rules for dotted names; their order does not matter (each path is claimed by one rule)."""
 
 
-def _index(rules):
-    """``{key of under: the rules under it}``."""
+class _Keyed(NamedTuple):
+    """``rules`` looked up by the keys of their ``under``; ``yields``: each rule's ``yields_to`` and, transitively,
+    what those yield to (None: every other rule); ``rank``: 0 for a rule that yields to none, else one more than the
+    highest rank it yields to (the catch-alls last)."""
+
+    rules: Tuple[ChainRule, ...]
+    index: Dict[str, List[ChainRule]]
+    yields: Dict[str, Optional[FrozenSet[str]]]
+    rank: Dict[str, int]
+
+
+def _keyed(rules):
     index: Dict[str, List[ChainRule]] = {}
     for rule in rules:
         for key in rule.under:
             index.setdefault(key, []).append(rule)
-    return index
+    direct = {r.name: r.yields_to for r in rules}
+    yields: Dict[str, Optional[FrozenSet[str]]] = {}
+    rank: Dict[str, int] = {}
+
+    def close(name, seen=()):
+        if name not in yields:
+            if direct.get(name, ()) == EVERY_OTHER:
+                yields[name], rank[name] = None, len(direct) + 1
+            else:
+                reached, depth = set(), 0
+                for other in direct.get(name, ()):
+                    if other in seen or other not in direct:
+                        continue
+                    close(other, seen + (name,))
+                    reached |= {other} | (yields[other] or frozenset())
+                    depth = max(depth, rank[other] + 1)
+                yields[name], rank[name] = frozenset(reached), depth
+        return yields[name]
+
+    for name in direct:
+        close(name)
+    return _Keyed(rules, index, yields, rank)
 
 
-_INDEX: Dict[int, Tuple[Tuple[ChainRule, ...], Dict[str, List[ChainRule]]]] = {}
+_KEYED: Dict[int, _Keyed] = {}
 
 
-def _rules_under(path, rules):
-    """The rules of ``rules`` whose ``under`` holds ``path`` or a prefix of it (each once)."""
-    known = _INDEX.get(id(rules))
-    if known is None or known[0] is not rules:
-        known = _INDEX[id(rules)] = (rules, _index(rules))
-    index = known[1]
-    parts = path.split(".")
-    found = list(index.get("", ()))
-    for k in range(1, len(parts) + 1):
-        found.extend(index.get(".".join(parts[:k]), ()))
-    return list(dict.fromkeys(found))
+def _keyed_rules(rules):
+    known = _KEYED.get(id(rules))
+    if known is None or known.rules is not rules:
+        known = _KEYED[id(rules)] = _keyed(rules)
+    return known
 
 
 def claimants(chain, rules=None, declined=()):
     """The rules of ``rules`` (default :data:`CHAIN_RULES`) that claim ``chain.path``, leaving out those named in
-    ``declined``: one for every path the converter meets (tests/upgrade/test_upgrade_registry.py)."""
-    rules = CHAIN_RULES if rules is None else rules
-    matched = [r for r in _rules_under(chain.path, rules) if r.name not in declined and r.claims(chain)]
-    names = {r.name for r in matched}
-    return [
-        r
-        for r in matched
-        if not (names - {r.name} if r.yields_to == EVERY_OTHER else names.intersection(r.yields_to))
-    ]
+    ``declined``: one for every path the converter meets (tests/upgrade/test_upgrade_rule_claims.py).
+
+    A rule claims the path when it is under one of its ``under`` keys, its ``claims`` holds and no rule it yields
+    to (directly or through another) has a claim that holds; rules are asked in rank order, so a rule that yields
+    to one whose claim held is not asked."""
+    keyed = _keyed_rules(CHAIN_RULES if rules is None else rules)
+    parts = chain.path.split(".")
+    under = list(keyed.index.get("", ()))
+    for k in range(1, len(parts) + 1):
+        under.extend(keyed.index.get(".".join(parts[:k]), ()))
+    held: List[ChainRule] = []
+    names: Set[str] = set()
+    for rule in sorted(dict.fromkeys(under), key=lambda r: keyed.rank[r.name]):
+        yields = keyed.yields[rule.name]
+        if rule.name in declined or (names if yields is None else names & yields):
+            continue
+        if rule.claims(chain):
+            held.append(rule)
+            names.add(rule.name)
+    return held
 
 
 def _dispatch(chain):

@@ -1,8 +1,9 @@
 """tf1clip's rules on top of ``tf_upgrade_v2``'s change spec (imports TensorFlow).
 
 :class:`ContribRewriter` runs in the spec's preprocessing step: it hands each import to ``_rules_imports`` and
-each dotted name to ``_registry.rewrite_chain`` (the first matching entry of ``_registry.CHAIN_RULES``); the
+each dotted name to ``_registry.rewrite_chain`` (the entry of ``_registry.CHAIN_RULES`` that claims its path); the
 state of the file is a ``_edits.FileEdits``. ``_registry.CALL_RULES`` become the spec's function transformers.
+:func:`make_spec` builds each mode's spec once per process and restores its tables for each file.
 """
 
 import ast
