@@ -374,12 +374,12 @@ CHAIN_RULES = (
 
 
 class _Keyed(NamedTuple):
-    """``rules`` looked up by the keys of their ``under``; ``yields``: each rule's ``yields_to`` and, transitively,
+    """``rules`` looked up by the keys of their ``under`` (``by_key``); ``yields``: each rule's ``yields_to`` and, transitively,
     what those yield to (None: every other rule); ``rank``: 0 for a rule that yields to none, else one more than the
     highest rank it yields to (the catch-alls last)."""
 
     rules: Tuple[ChainRule, ...]
-    index: Dict[str, List[ChainRule]]
+    by_key: Dict[str, List[ChainRule]]
     yields: Dict[str, Optional[FrozenSet[str]]]
     rank: Dict[str, int]
 
@@ -432,9 +432,9 @@ def claimants(chain, rules=None, declined=()):
     to one whose claim held is not asked."""
     keyed = _keyed_rules(CHAIN_RULES if rules is None else rules)
     parts = chain.path.split(".")
-    under = list(keyed.index.get("", ()))
+    under = list(keyed.by_key.get("", ()))
     for k in range(1, len(parts) + 1):
-        under.extend(keyed.index.get(".".join(parts[:k]), ()))
+        under.extend(keyed.by_key.get(".".join(parts[:k]), ()))
     held: List[ChainRule] = []
     names: Set[str] = set()
     for rule in sorted(dict.fromkeys(under), key=lambda r: keyed.rank[r.name]):
