@@ -374,9 +374,9 @@ CHAIN_RULES = (
 
 
 class _Keyed(NamedTuple):
-    """``rules`` looked up by the keys of their ``under`` (``by_key``); ``yields``: each rule's ``yields_to`` and, transitively,
-    what those yield to (None: every other rule); ``rank``: 0 for a rule that yields to none, else one more than the
-    highest rank it yields to (the catch-alls last)."""
+    """``rules`` looked up by the keys of their ``under`` (``by_key``); ``yields``: each rule's ``yields_to`` and,
+    transitively, what those yield to (None: every other rule); ``rank``: 0 for a rule that yields to none, else one
+    more than the highest rank it yields to (the catch-alls last)."""
 
     rules: Tuple[ChainRule, ...]
     by_key: Dict[str, List[ChainRule]]
