@@ -9,6 +9,7 @@ from tf1clip.upgrade import _contrib_names
 from tf1clip.upgrade import _registry
 from tf1clip.upgrade import _tables as T
 from tf1clip.upgrade._edits import FileEdits
+from tf1clip.upgrade._rules import _ENGINE_TABLES
 from tf1clip.upgrade._rules import make_spec
 from tf1clip.upgrade._rules_aliases import STRATEGIES
 from tf1clip.upgrade._rules_mixed_precision import _CLASSES as LOSS_SCALING
@@ -17,13 +18,6 @@ from tf1clip.upgrade._rules_summary import NOT_EQUIVALENT
 from tf1clip.upgrade._rules_summary import SUMMARY
 from tf1clip.upgrade._rules_summary import WRITERS
 
-_ENGINE_TABLES = (
-    "symbol_renames",
-    "function_transformers",
-    "function_keyword_renames",
-    "function_warnings",
-    "function_arg_warnings",
-)
 _SAMPLES = (
     "tf",
     "tf.nn.relu",
