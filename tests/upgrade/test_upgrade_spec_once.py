@@ -37,6 +37,17 @@ def test_two_conversions_use_one_spec_built_once(monkeypatch):
     assert safety[0] is safety[1] and safety[0] is not used[0]
 
 
+def test_another_thread_builds_a_spec_of_its_own():
+    import threading
+
+    mine = _rules.make_spec()
+    theirs = []
+    thread = threading.Thread(target=lambda: theirs.extend([_rules.make_spec(), _rules.make_spec()]))
+    thread.start()
+    thread.join()
+    assert theirs[0] is theirs[1] and theirs[0] is not mine and _rules.make_spec() is mine
+
+
 def test_the_target_is_the_callers_on_the_shared_spec(monkeypatch):
     source = "import tensorflow as tf\nest = tf.estimator.Estimator(model_fn)\n"
     used, results = _specs_used(monkeypatch, [source, source, source], target="modern")

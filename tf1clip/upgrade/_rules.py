@@ -8,6 +8,7 @@ state of the file is a ``_edits.FileEdits``. ``_registry.CALL_RULES`` become the
 
 import ast
 import copy
+import threading
 from typing import Any, Dict, Tuple
 
 from tf1clip.contrib import _manifest
@@ -193,8 +194,13 @@ class SafetyChangeSpec(_Tf1clipRules, _SafetyRules):
     """``tf_upgrade_v2``'s SAFETY-mode rules (``import tensorflow.compat.v1 as tf``), tf1clip's."""
 
 
-_BUILT: Dict[Tuple[str, bool], Tuple[Tuple[Any, ...], Any]] = {}
-"""``{(mode, upgrade_compat_v1_import): (what the spec was built from, the spec)}``."""
+_LOCAL = threading.local()
+"""``specs``: ``{(mode, upgrade_compat_v1_import): (what the spec was built from, the spec)}`` of this thread (a
+conversion sets the spec's target and restores its tables, so threads do not share one)."""
+
+
+def _built() -> Dict[Tuple[str, bool], Tuple[Tuple[Any, ...], Any]]:
+    return _LOCAL.__dict__.setdefault("specs", {})
 
 
 def _built_from():
@@ -203,12 +209,12 @@ def _built_from():
 
 
 def make_spec(mode="DEFAULT", target="modern", upgrade_compat_v1_import=True):
-    """The change spec for ``mode`` (``"DEFAULT"`` or ``"SAFETY"``) and ``target``, built once per process (and
-    again only when ``_manifest.ROWS`` or ``_registry.CALL_RULES`` is replaced) and restored to its built tables
-    for each file (:meth:`_Tf1clipRules.clear_preprocessing`)."""
+    """The change spec for ``mode`` (``"DEFAULT"`` or ``"SAFETY"``) and ``target``, built once per process and
+    thread (and again only when ``_manifest.ROWS`` or ``_registry.CALL_RULES`` is replaced) and restored to its
+    built tables for each file (:meth:`_Tf1clipRules.clear_preprocessing`)."""
     key = (mode if mode == "SAFETY" else "DEFAULT", bool(upgrade_compat_v1_import))
     inputs = _built_from()
-    built = _BUILT.get(key)
+    built = _built().get(key)
     if built is None or any(old is not new for old, new in zip(built[0], inputs)):
         if mode == "SAFETY":
             spec = SafetyChangeSpec()
@@ -216,7 +222,7 @@ def make_spec(mode="DEFAULT", target="modern", upgrade_compat_v1_import=True):
             spec = ChangeSpec(import_rename=False, upgrade_compat_v1_import=upgrade_compat_v1_import)
         spec.target = target
         spec.keep_as_built()
-        built = _BUILT[key] = (inputs, spec)
+        built = _built()[key] = (inputs, spec)
     spec = built[1]
     spec.target = target
     spec.clear_preprocessing()
