@@ -3,7 +3,7 @@
 :class:`ContribRewriter` runs in the spec's preprocessing step: it hands each import to ``_rules_imports`` and
 each dotted name to ``_registry.rewrite_chain`` (the entry of ``_registry.CHAIN_RULES`` that claims its path); the
 state of the file is a ``_edits.FileEdits``. ``_registry.CALL_RULES`` become the spec's function transformers.
-:func:`make_spec` builds each mode's spec once per process and restores its tables for each file.
+:func:`make_spec` builds each mode's spec once per process (and thread) and restores its tables for each file.
 """
 
 import ast
