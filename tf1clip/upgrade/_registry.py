@@ -696,6 +696,7 @@ __all__ = [
     "ChainRule",
     "CHAIN_RULES",
     "EVERY_OTHER",
+    "DECLINED",
     "claimants",
     "ChainCheck",
     "CHAIN_CHECKS",
