@@ -1,4 +1,5 @@
-"""tf1clip-upgrade's rules are the ordered entries of ``_registry``: one entry added is one rule added."""
+"""tf1clip-upgrade's rules are the entries of ``_registry``, each keyed by the TF paths it claims: one entry added is one
+rule added, anywhere in the tuple, and one rule claims each path."""
 
 import ast
 
@@ -14,34 +15,81 @@ def _messages(result, severity):
     return [e.message for e in result.log if e.severity == severity]
 
 
-def test_every_entry_has_a_name_of_its_own_and_the_last_takes_every_chain():
+def test_every_entry_has_a_name_of_its_own_and_the_catch_alls_yield_to_every_other_rule():
     for rules in (_registry.CHAIN_RULES, _registry.CALL_RULES):
         names = [rule.name for rule in rules]
         assert all(names) and len(set(names)) == len(names), names
-    assert _registry.CHAIN_RULES[-1].name == "a contrib name nothing converts"
-    assert _registry.CHAIN_RULES[-1].match(None)
+    catch_alls = [r.name for r in _registry.CHAIN_RULES if r.yields_to == _registry.EVERY_OTHER]
+    assert catch_alls == ["a TF 1 module object outside tf.contrib", "a contrib name nothing converts"]
+    names = {r.name for r in _registry.CHAIN_RULES}
+    for rule in _registry.CHAIN_RULES:
+        assert rule.yields_to == _registry.EVERY_OTHER or set(rule.yields_to) <= names, rule.name
 
 
-def test_a_chain_rule_added_before_the_fallback_converts_its_names(monkeypatch):
-    source = "import tensorflow as tf\nx = tf.contrib.nosuch.thing(1)\n"
-    assert "tf.contrib.nosuch.thing" in _messages(upgrade_source(source, target="modern"), "ERROR")[0]
-
+def _rule(name, under, claims):
     def rewrite(chain):
         chain.edits.replace(chain.parent, chain.node, "tf.compat.v1.identity")
 
-    rule = _registry.ChainRule("tf.contrib.nosuch", lambda c: c.path.startswith("tf.contrib.nosuch."), rewrite)
-    monkeypatch.setattr(_registry, "CHAIN_RULES", _registry.CHAIN_RULES[:-1] + (rule,) + _registry.CHAIN_RULES[-1:])
-    result = upgrade_source(source, target="modern")
-    assert "x = tf.compat.v1.identity(1)" in result.text
-    assert _messages(result, "ERROR") == []
+    return _registry.ChainRule(name, under, claims, rewrite)
 
 
-def test_the_first_matching_chain_rule_wins(monkeypatch):
+def test_a_chain_rule_added_anywhere_converts_the_names_it_claims(monkeypatch):
+    source = "import tensorflow as tf\nx = tf.contrib.nosuch.thing(1)\n"
+    assert "tf.contrib.nosuch.thing" in _messages(upgrade_source(source, target="modern"), "ERROR")[0]
+    rule = _rule("tf.contrib.nosuch", ("tf.contrib.nosuch",), lambda c: c.path != "tf.contrib.nosuch")
+    for rules in ((rule,) + _registry.CHAIN_RULES, _registry.CHAIN_RULES + (rule,)):
+        monkeypatch.setattr(_registry, "CHAIN_RULES", rules)
+        result = upgrade_source(source, target="modern")  # the catch-all yields to it
+        assert "x = tf.compat.v1.identity(1)" in result.text
+        assert _messages(result, "ERROR") == []
+
+
+def test_a_chain_rule_claiming_what_another_claims_is_refused(monkeypatch):
     source = "import tensorflow as tf\nopt = tf.contrib.opt.LazyAdamOptimizer(0.1)\n"
     assert "tf1clip.contrib.opt.LazyAdamOptimizer(0.1)" in upgrade_source(source, target="modern").text
-    first = _registry.ChainRule("report everything", lambda c: True, lambda c: None)
-    monkeypatch.setattr(_registry, "CHAIN_RULES", (first,) + _registry.CHAIN_RULES)
-    assert "tf.contrib.opt.LazyAdamOptimizer(0.1)" in upgrade_source(source, target="modern").text
+    rule = _rule("every tf.contrib.opt name", ("tf.contrib.opt",), lambda c: True)
+    rules = _registry.CHAIN_RULES
+    monkeypatch.setattr(_registry, "CHAIN_RULES", (rule,) + rules)
+    with pytest.raises(
+        RuntimeError, match="2 rules claim tf.contrib.opt.LazyAdamOptimizer .*every tf.contrib.opt name"
+    ):
+        upgrade_source(source, target="modern")
+    yielding = rule._replace(yields_to=("a contrib name tf1clip provides",))
+    monkeypatch.setattr(_registry, "CHAIN_RULES", (yielding,) + rules)
+    assert "tf1clip.contrib.opt.LazyAdamOptimizer(0.1)" in upgrade_source(source, target="modern").text
+
+
+def test_the_order_of_the_chain_rules_does_not_matter(monkeypatch):
+    source = (
+        "import tensorflow as tf\n"
+        "from tensorflow.contrib import layers\n"
+        "opt = tf.contrib.opt.LazyAdamOptimizer(0.1)\n"
+        "mode = tf.estimator.ModeKeys.TRAIN\n"
+        "s = tf.contrib.summary.scalar('x', 1.0)\n"
+        "w = tf.contrib.summary.scalar\n"
+        "cell = tf.contrib.rnn.BasicLSTMCell(4)\n"
+        "d = tf.contrib.distributions.Normal(0.0, 1.0)\n"
+        "y = tf.contrib.nosuch.thing(layers.fully_connected(x, 3))\n"
+        "flags = tf.app.flags\n"
+    )
+    for target in ("modern", "estimator"):
+        expected = upgrade_source(source, target=target)
+        monkeypatch.setattr(_registry, "CHAIN_RULES", tuple(reversed(_registry.CHAIN_RULES)))
+        reversed_order = upgrade_source(source, target=target)
+        monkeypatch.undo()
+        assert reversed_order.text == expected.text
+        assert reversed_order.log == expected.log
+
+
+def test_a_declined_chain_goes_to_the_rule_claiming_its_path_without_the_decliner():
+    source = (
+        "import tensorflow as tf\n"
+        "a = tf.contrib.summary.scalar('x', 1.0)\n"  # called: the summary rule's
+        "b = tf.contrib.summary.scalar\n"  # not called: declined, tf_upgrade_v2's rules convert it
+    )
+    text = upgrade_source(source, target="modern").text
+    assert "a = tf.compat.v2.summary.experimental.write_raw_pb(tf.compat.v1.summary.scalar(" in text
+    assert "b = tf.compat.v2.summary.scalar\n" in text
 
 
 def test_what_tf1clip_provides_is_looked_up_once_per_chain(monkeypatch):

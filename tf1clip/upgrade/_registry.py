@@ -1,9 +1,15 @@
-"""tf1clip-upgrade's rules, each a named ``(match, rewrite)`` entry, in the order they are tried.
+"""tf1clip-upgrade's rules, each a named entry keyed by what it matches.
 
 :data:`CHAIN_CHECKS` log about a dotted name (a WARNING where TF 1.15's behaviour is kept unless the call opts
 into a fix); then :data:`CHAIN_RULES` decide what becomes of it (``tf.contrib.x.y``, ``alias.y``) as
-:class:`~tf1clip.upgrade._rules.ContribRewriter` walks a file before tf_upgrade_v2's own rules: the first entry
-whose ``match`` accepts the :class:`Chain` rewrites or reports it, and the last entry always matches.
+:class:`~tf1clip.upgrade._rules.ContribRewriter` walks a file before tf_upgrade_v2's own rules. Each chain rule
+claims TF paths: those under its ``under`` prefixes (``""``: every path) for which its ``claims`` holds, a question
+about the path alone (with what tf1clip provides, the target and tf_upgrade_v2's tables; never the spelling, the
+node or the file's bindings), minus what the rules it ``yields_to`` claim. Exactly one rule claims each path
+(tests/upgrade/test_upgrade_registry.py checks every path the converter knows), so the order of the entries does
+not matter. What depends on the chain's context (a bare name bound to a mode key, a class that is not called,
+``alias = tf.contrib.x`` that can be deferred) is decided in the claiming rule's ``rewrite``, which returns
+``DECLINED`` where the rule does not apply: the rule claiming the path without it then takes the chain.
 :data:`CALL_RULES` run inside tf_upgrade_v2's visitor on the calls of one function (``"*.minimize"``: any
 ``x.minimize(...)``), after it: each matching entry rewrites the call or logs about it.
 
@@ -13,7 +19,7 @@ What a rule knows about names comes from the tables (``_tables``, itself derived
 
 import ast
 import functools
-from typing import Any, Callable, List, NamedTuple, Tuple
+from typing import Any, Callable, Dict, FrozenSet, List, NamedTuple, Optional, Set, Tuple
 
 from tf1clip.upgrade import _tables as T
 from tf1clip.upgrade._astutil import dotted
@@ -44,12 +50,12 @@ from tf1clip.upgrade._rules_estimator import rewrite_moved_contrib_estimator
 from tf1clip.upgrade._rules_estimator import rewrite_to_tf1clip_estimator
 from tf1clip.upgrade._rules_estimator import rewrite_tpu_estimator
 from tf1clip.upgrade._rules_estimator import rewrite_v1_only_estimator
-from tf1clip.upgrade._rules_imports import can_defer_binding
+from tf1clip.upgrade._rules_imports import defer_binding
 from tf1clip.upgrade._rules_summary import decide_summary
 from tf1clip.upgrade._rules_summary import is_summary_decision
-from tf1clip.upgrade._rules_imports import defer_binding
 from tf1clip.upgrade._rules_mixed_precision import is_loss_scaling
 from tf1clip.upgrade._rules_mixed_precision import rewrite_loss_scaling
+from tf1clip.upgrade._tables import DECLINED
 from tf1clip.upgrade._tables import ERROR
 from tf1clip.upgrade._tables import INFO
 from tf1clip.upgrade._tables import WARNING
@@ -68,11 +74,24 @@ class Chain:
 
 
 class ChainRule(NamedTuple):
-    """A rule for dotted names: ``rewrite(chain)`` runs for the first rule whose ``match(chain)`` is true."""
+    """A rule for dotted names, keyed by the TF paths it claims.
+
+    ``under``: the paths it may claim are these, or below them (``""``: any path); ``claims(chain)``: whether it
+    claims ``chain.path``, reading only ``chain.path``, ``chain.found`` and ``chain.edits``' target and change spec
+    (never the node, its spelling or the file's bindings); ``yields_to``: the names of the rules whose claim wins over
+    this one's where both hold (:data:`EVERY_OTHER`: every other rule's), so that one rule claims each path;
+    ``rewrite(chain)`` rewrites or reports the chain, or returns ``DECLINED`` where its context (spelling, parent,
+    bindings) says the rule does not apply, and the rule that claims the path without this one takes it."""
 
     name: str
-    match: Callable[[Chain], bool]
-    rewrite: Callable[[Chain], None]
+    under: Tuple[str, ...]
+    claims: Callable[[Chain], bool]
+    rewrite: Callable[[Chain], Optional[str]]
+    yields_to: Tuple[str, ...] = ()
+
+
+EVERY_OTHER = ("*",)
+"""``yields_to`` of a rule that claims only what no other rule claims."""
 
 
 def _literal_name(call):
@@ -187,12 +206,23 @@ def _to_rnn_home(chain):
         chain.edits.replace(chain.parent, chain.node, T.rnn_target(chain.path))
 
 
-def _leave_to_engine(chain):
-    """tf_upgrade_v2 converts the name as spelled."""
+def _by_engine(chain):
+    """tf_upgrade_v2 converts the name as spelled; an alias of a name it converts is spelled out for it."""
+    if not chain.edits.engine_converts(chain.name):
+        chain.edits.replace(chain.parent, chain.node, chain.path, "so that tf_upgrade_v2 converts it")
 
 
-def _spell_for_engine(chain):
-    chain.edits.replace(chain.parent, chain.node, chain.path, "so that tf_upgrade_v2 converts it")
+def _unless_engine_converts_spelling(rewrite):
+    """``rewrite``, unless tf_upgrade_v2's rules convert the chain as spelled (an alias they guess,
+    ``contrib_data.X``, bound to another module than the one they take it for): then they do."""
+
+    @functools.wraps(rewrite)
+    def checked(chain):
+        if chain.edits.engine_converts(chain.name):
+            return None
+        return rewrite(chain)
+
+    return checked
 
 
 def _renamed_class(path):
@@ -208,7 +238,16 @@ def _rename_class(chain):
 
 
 def _defer(chain):
-    defer_binding(chain.edits, chain.node, chain.parent)
+    """``alias = <the module>`` deferred until the alias's uses are known; declined for another use."""
+    return None if defer_binding(chain.edits, chain.node, chain.parent) else DECLINED
+
+
+def _defer_tf_spelled(chain):
+    """``mp = tf.contrib.mixed_precision`` (spelled from ``tf``) deferred: the binding goes once ``mp`` has no use
+    left; declined for another use."""
+    if chain.edits.aliases.get(chain.name.split(".")[0]) != "tf":
+        return DECLINED
+    return _defer(chain)
 
 
 def _report_unconverted(chain):
@@ -221,55 +260,205 @@ def _report_unconverted(chain):
         edits.add(ERROR, node, contrib_error(name, path))
 
 
-def _can_defer(chain):
-    return can_defer_binding(chain.edits, chain.node, chain.parent)
+_CONTRIB = ("tf.contrib",)
+_ESTIMATOR = tuple(T.ESTIMATOR_PREFIXES)
+
+# Names of the rules that other rules yield to.
+_MODE_KEY = "an Estimator mode key spelled in full"
+_REMOVED_ESTIMATOR = "an Estimator class tensorflow-estimator 2.15 lacks"
+_TPU_ESTIMATOR = "a tf.contrib.tpu Estimator class"
+_MOVED_ESTIMATOR = "a tf.contrib.estimator member moved to tf.estimator"
+_PROVIDED = "a contrib name tf1clip provides"
+_LOSS_SCALING = "tf.contrib.mixed_precision loss scaling"
+_STRATEGY = "a tf.contrib.distribute strategy (TF 1.15's v1 strategies)"
+_RNN = "a tf.contrib.rnn name TF 2 has itself"
+_SUMMARY = "a tf.contrib.summary call TF 2's summaries match only in part"
+_RENAMED_TO_NOTHING = "a contrib name tf_upgrade_v2 renames to one this TensorFlow lacks"
+_ENGINE = "a contrib name tf_upgrade_v2 converts"
+_RENAMED_CLASS = "a member of a renamed contrib class"
+_LISTED = "a contrib name TF 1.15's listing binds to a core name (or a module of it)"
+_MEMBERWISE = "a binding of a module converted member by member"
+
+# tf1clip's own decisions on a contrib name: the three rules keyed by Estimator tables, then what tf1clip provides,
+# then the rules keyed by a contrib module of their own (none of which claims what another does).
+_TF1CLIP_FIRST = (_MODE_KEY, _TPU_ESTIMATOR, _MOVED_ESTIMATOR)
+_TF1CLIP = _TF1CLIP_FIRST + (_PROVIDED, _LOSS_SCALING, _STRATEGY, _RNN, _SUMMARY)
+# Then tf_upgrade_v2's rules (a rename to a missing name is not taken), then what TF 1.15's listing tells.
+_ENGINE_RULES = _TF1CLIP + (_RENAMED_TO_NOTHING, _ENGINE)
 
 
 CHAIN_RULES = (
     ChainRule(
-        "absl flags and tf.app live on in tf.compat.v1", lambda c: _renamed_prefix(c.path) is not None, _rename_prefix
+        "absl flags and tf.app live on in tf.compat.v1",
+        tuple(T.PREFIX_RENAMES),
+        lambda c: _renamed_prefix(c.path) is not None,
+        _rename_prefix,
     ),
-    ChainRule("an Estimator mode key spelled in full", is_mode_key, rewrite_mode_key),
-    ChainRule("an Estimator class tensorflow-estimator 2.15 lacks", is_removed_estimator, report_removed_estimator),
-    ChainRule("a tf.contrib.tpu Estimator class", is_tpu_estimator, rewrite_tpu_estimator),
+    ChainRule(_MODE_KEY, tuple(T.MODE_KEYS), is_mode_key, rewrite_mode_key),
+    ChainRule(_REMOVED_ESTIMATOR, _ESTIMATOR, is_removed_estimator, report_removed_estimator),
+    ChainRule(_TPU_ESTIMATOR, ("tf.contrib.tpu",), is_tpu_estimator, rewrite_tpu_estimator),
+    ChainRule(_MOVED_ESTIMATOR, ("tf.contrib.estimator",), is_moved_contrib_estimator, rewrite_moved_contrib_estimator),
+    # A mode key (tf.estimator.ModeKeys.TRAIN) and a class tensorflow-estimator lacks are decided by their rules.
     ChainRule(
-        "a tf.contrib.estimator member moved to tf.estimator",
-        is_moved_contrib_estimator,
-        rewrite_moved_contrib_estimator,
+        "TF 1's tf.estimator on the modern target",
+        _ESTIMATOR,
+        is_tf1_estimator_spelled_out,
+        rewrite_to_tf1clip_estimator,
+        (_MODE_KEY, _REMOVED_ESTIMATOR),
     ),
-    ChainRule("TF 1's tf.estimator on the modern target", is_tf1_estimator_spelled_out, rewrite_to_tf1clip_estimator),
-    ChainRule("a tf.estimator member only tf.compat.v1 keeps", is_v1_only_estimator, rewrite_v1_only_estimator),
     ChainRule(
-        "a canned Estimator call on the estimator target", is_canned_estimator_call, rewrite_canned_estimator_call
+        "a tf.estimator member only tf.compat.v1 keeps",
+        ("tf.estimator",),
+        is_v1_only_estimator,
+        rewrite_v1_only_estimator,
     ),
-    ChainRule("a TF 1 module object outside tf.contrib", lambda c: not is_contrib(c.path), _module_object),
-    ChainRule("a contrib name tf1clip provides", lambda c: c.found is not None, _provided),
-    ChainRule("tf.contrib.mixed_precision loss scaling", is_loss_scaling, rewrite_loss_scaling),
-    ChainRule("a tf.contrib.distribute strategy (TF 1.15's v1 strategies)", is_strategy, to_v1_strategy),
-    ChainRule("a tf.contrib.rnn name TF 2 has itself", lambda c: T.rnn_target(c.path) is not None, _to_rnn_home),
-    ChainRule("a tf.contrib.summary call TF 2's summaries match only in part", is_summary_decision, decide_summary),
     ChainRule(
-        "a contrib name tf_upgrade_v2 renames to one this TensorFlow lacks", renamed_to_nothing, instead_of_missing
+        "a canned Estimator call on the estimator target",
+        ("tf.estimator",),
+        is_canned_estimator_call,
+        rewrite_canned_estimator_call,
     ),
-    ChainRule("a name tf_upgrade_v2 converts as spelled", lambda c: c.edits.engine_converts(c.name), _leave_to_engine),
     ChainRule(
-        "an alias of a name tf_upgrade_v2 converts", lambda c: c.edits.engine_converts(c.path), _spell_for_engine
+        "a TF 1 module object outside tf.contrib", ("",), lambda c: not is_contrib(c.path), _module_object, EVERY_OTHER
     ),
-    ChainRule("a member of a renamed contrib class", lambda c: _renamed_class(c.path) > 0, _rename_class),
-    ChainRule("a contrib name TF 1.15's listing binds to a core name (or a module of it)", is_listed, from_listing),
+    # A mode key, a tf.contrib.tpu Estimator and a tf.contrib.estimator member moved to tf.estimator are decided by
+    # their rules even where tf1clip provides the name (tf.contrib.learn.ModeKeys is tf1clip.contrib.learn's).
+    ChainRule(_PROVIDED, _CONTRIB, lambda c: c.found is not None, _provided, _TF1CLIP_FIRST),
+    ChainRule(_LOSS_SCALING, (T.MIXED_PRECISION,), is_loss_scaling, rewrite_loss_scaling, (_PROVIDED,)),
+    ChainRule(_STRATEGY, ("tf.contrib.distribute",), is_strategy, to_v1_strategy, (_PROVIDED,)),
+    ChainRule(_RNN, ("tf.contrib.rnn",), lambda c: T.rnn_target(c.path) is not None, _to_rnn_home, (_PROVIDED,)),
+    ChainRule(_SUMMARY, ("tf.contrib.summary",), is_summary_decision, decide_summary, (_PROVIDED,)),
+    # tf1clip's decisions win over tf_upgrade_v2's rules, and a rename to a missing name over the rest of them.
+    ChainRule(_RENAMED_TO_NOTHING, _CONTRIB, renamed_to_nothing, instead_of_missing, _TF1CLIP),
     ChainRule(
-        "a binding of a module converted member by member",
-        lambda c: bool(T.MEMBERWISE.get(c.path)) and _can_defer(c),
-        _defer,
+        _ENGINE, _CONTRIB, lambda c: c.edits.engine_converts(c.path), _by_engine, _TF1CLIP + (_RENAMED_TO_NOTHING,)
+    ),
+    # What tf1clip and tf_upgrade_v2 convert wins over the listing's core names and the bindings deferred.
+    ChainRule(
+        _RENAMED_CLASS,
+        _CONTRIB,
+        lambda c: _renamed_class(c.path) > 0,
+        _unless_engine_converts_spelling(_rename_class),
+        _ENGINE_RULES,
+    ),
+    ChainRule(
+        _LISTED,
+        _CONTRIB,
+        is_listed,
+        _unless_engine_converts_spelling(from_listing),
+        _ENGINE_RULES + (_RENAMED_CLASS,),
+    ),
+    ChainRule(
+        _MEMBERWISE,
+        tuple(T.MEMBERWISE),
+        lambda c: bool(T.MEMBERWISE.get(c.path)),
+        _unless_engine_converts_spelling(_defer),
+        _ENGINE_RULES + (_RENAMED_CLASS, _LISTED),
     ),
     ChainRule(
         "a binding of a contrib module spelled from tf",
-        lambda c: _removable_binding(c.edits, c.name, c.path) and _can_defer(c),
-        _defer,
+        _CONTRIB,
+        lambda c: c.path.count(".") == 2,
+        _unless_engine_converts_spelling(_defer_tf_spelled),
+        _ENGINE_RULES + (_RENAMED_CLASS, _LISTED, _MEMBERWISE),
     ),
-    ChainRule("a contrib name nothing converts", lambda c: True, _report_unconverted),
+    ChainRule(
+        "a contrib name nothing converts",
+        _CONTRIB,
+        lambda c: True,
+        _unless_engine_converts_spelling(_report_unconverted),
+        EVERY_OTHER,
+    ),
 )
-"""The rules for dotted names, in the order they are tried."""
+"""The rules for dotted names; their order does not matter (each path is claimed by one rule)."""
+
+
+class _Keyed(NamedTuple):
+    """``rules`` looked up by the keys of their ``under`` (``by_key``); ``yields``: each rule's ``yields_to`` and,
+    transitively, what those yield to (None: every other rule); ``rank``: 0 for a rule that yields to none, else one
+    more than the highest rank it yields to (the catch-alls last)."""
+
+    rules: Tuple[ChainRule, ...]
+    by_key: Dict[str, List[ChainRule]]
+    yields: Dict[str, Optional[FrozenSet[str]]]
+    rank: Dict[str, int]
+
+
+def _keyed(rules):
+    index: Dict[str, List[ChainRule]] = {}
+    for rule in rules:
+        for key in rule.under:
+            index.setdefault(key, []).append(rule)
+    direct = {r.name: r.yields_to for r in rules}
+    yields: Dict[str, Optional[FrozenSet[str]]] = {}
+    rank: Dict[str, int] = {}
+
+    def close(name, seen=()):
+        if name not in yields:
+            if direct.get(name, ()) == EVERY_OTHER:
+                yields[name], rank[name] = None, len(direct) + 1
+            else:
+                reached, depth = set(), 0
+                for other in direct.get(name, ()):
+                    if other in seen or other not in direct:
+                        continue
+                    close(other, seen + (name,))
+                    reached |= {other} | (yields[other] or frozenset())
+                    depth = max(depth, rank[other] + 1)
+                yields[name], rank[name] = frozenset(reached), depth
+        return yields[name]
+
+    for name in direct:
+        close(name)
+    return _Keyed(rules, index, yields, rank)
+
+
+_KEYED: Dict[int, _Keyed] = {}
+
+
+def _keyed_rules(rules):
+    known = _KEYED.get(id(rules))
+    if known is None or known.rules is not rules:
+        known = _KEYED[id(rules)] = _keyed(rules)
+    return known
+
+
+def claimants(chain, rules=None, declined=()):
+    """The rules of ``rules`` (default :data:`CHAIN_RULES`) that claim ``chain.path``, leaving out those named in
+    ``declined``: one for every path the converter meets (tests/upgrade/test_upgrade_rule_claims.py).
+
+    A rule claims the path when it is under one of its ``under`` keys, its ``claims`` holds and no rule it yields
+    to (directly or through another) has a claim that holds; rules are asked in rank order, so a rule that yields
+    to one whose claim held is not asked."""
+    keyed = _keyed_rules(CHAIN_RULES if rules is None else rules)
+    parts = chain.path.split(".")
+    under = list(keyed.by_key.get("", ()))
+    for k in range(1, len(parts) + 1):
+        under.extend(keyed.by_key.get(".".join(parts[:k]), ()))
+    held: List[ChainRule] = []
+    names: Set[str] = set()
+    for rule in sorted(dict.fromkeys(under), key=lambda r: keyed.rank[r.name]):
+        yields = keyed.yields[rule.name]
+        if rule.name in declined or (names if yields is None else names & yields):
+            continue
+        if rule.claims(chain):
+            held.append(rule)
+            names.add(rule.name)
+    return held
+
+
+def _dispatch(chain):
+    declined: Tuple[str, ...] = ()
+    while True:
+        found = claimants(chain, declined=declined)
+        if len(found) != 1:
+            raise RuntimeError(
+                "tf1clip-upgrade: %s rules claim %s (%s); please report it"
+                % (len(found), chain.path, ", ".join(r.name for r in found) or "none")
+            )
+        if found[0].rewrite(chain) != DECLINED:
+            return
+        declined += (found[0].name,)
 
 
 class ChainCheck(NamedTuple):
@@ -363,7 +552,7 @@ its fix is one entry (its keyword and WARNING in ``T.OPT_IN_FIXES``)."""
 
 def rewrite_chain(edits, node, parent):
     """Checks the Name/Attribute chain ``node`` (a child of ``parent``) with every matching entry of
-    :data:`CHAIN_CHECKS`, then rewrites or reports it with the first matching entry of :data:`CHAIN_RULES`."""
+    :data:`CHAIN_CHECKS`, then rewrites or reports it with the entry of :data:`CHAIN_RULES` that claims its path."""
     if not isinstance(node.ctx, ast.Load):
         return
     name = dotted(node)
@@ -374,8 +563,7 @@ def rewrite_chain(edits, node, parent):
     for check in CHAIN_CHECKS:
         if check.match(chain):
             check.report(chain)
-    rule = next(r for r in CHAIN_RULES if r.match(chain))
-    rule.rewrite(chain)
+    _dispatch(chain)
 
 
 class CallRule(NamedTuple):
@@ -482,12 +670,6 @@ def _alias_gives(edits, root, name, path, length, target):
     return bound + name[len(root) :] == ".".join([target] + parts[length:])
 
 
-def _removable_binding(edits, name, path):
-    """Whether ``name``, read as ``path``, is a contrib module tf1clip does not provide, spelled from ``tf``
-    (``mp = tf.contrib.mixed_precision``): such a binding goes once its alias has no use left."""
-    return path.count(".") == 2 and edits.aliases.get(name.split(".")[0]) == "tf"
-
-
 def _v1_module(edits, node, parent, name, path):
     """``getattr(tf.train, name)``: a TF 1 module object, used bare, becomes its tf.compat.v1 module; and
     ``tensorflow.gfile.X`` (bound by ``import tensorflow.gfile``) becomes ``tensorflow.compat.v1.gfile.X``."""
@@ -513,6 +695,9 @@ __all__ = [
     "Chain",
     "ChainRule",
     "CHAIN_RULES",
+    "EVERY_OTHER",
+    "DECLINED",
+    "claimants",
     "ChainCheck",
     "CHAIN_CHECKS",
     "constructed_without",

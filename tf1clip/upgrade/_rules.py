@@ -1,12 +1,18 @@
 """tf1clip's rules on top of ``tf_upgrade_v2``'s change spec (imports TensorFlow).
 
 :class:`ContribRewriter` runs in the spec's preprocessing step: it hands each import to ``_rules_imports`` and
-each dotted name to ``_registry.rewrite_chain`` (the first matching entry of ``_registry.CHAIN_RULES``); the
+each dotted name to ``_registry.rewrite_chain`` (the entry of ``_registry.CHAIN_RULES`` that claims its path); the
 state of the file is a ``_edits.FileEdits``. ``_registry.CALL_RULES`` become the spec's function transformers.
+:func:`make_spec` builds each mode's spec once per process (and thread) and restores its tables for each file.
 """
 
 import ast
-from typing import Any
+import copy
+import threading
+from typing import Any, Dict, Tuple
+
+from tf1clip.contrib import _manifest
+from tf1clip.upgrade import _registry
 
 from tf1clip.upgrade import _tables as T
 from tf1clip.upgrade._astutil import collect_aliases
@@ -158,9 +164,22 @@ class _Tf1clipRules:
         return root_node, logs + rewriter.log, errors + rewriter.warnings_and_errors
 
     def clear_preprocessing(self):
+        """Restores the spec to what it was when built (its tables copied, so that what one file's conversion drops
+        from them is not dropped for the next); the target stays."""
+        built = self.__dict__.get("_built")
+        if built is None:
+            target = self.target
+            super().clear_preprocessing()
+            self.target = target
+            return
         target = self.target
-        super().clear_preprocessing()
-        self.target = target
+        self.__dict__.clear()
+        self.__dict__.update({name: copy.copy(value) for name, value in built.items()})
+        self._built, self.target = built, target
+
+    def keep_as_built(self):
+        """Records the spec's tables as they are now, for :meth:`clear_preprocessing` to restore."""
+        self._built = {name: copy.copy(value) for name, value in vars(self).items() if name != "_built"}
 
 
 _DefaultRules: Any = tf_upgrade_v2.TFAPIChangeSpec
@@ -175,13 +194,38 @@ class SafetyChangeSpec(_Tf1clipRules, _SafetyRules):
     """``tf_upgrade_v2``'s SAFETY-mode rules (``import tensorflow.compat.v1 as tf``), tf1clip's."""
 
 
+_LOCAL = threading.local()
+"""``specs``: ``{(mode, upgrade_compat_v1_import): (what the spec was built from, the spec)}`` of this thread (a
+conversion sets the spec's target and restores its tables, so threads do not share one)."""
+
+
+def _built() -> Dict[Tuple[str, bool], Tuple[Tuple[Any, ...], Any]]:
+    return _LOCAL.__dict__.setdefault("specs", {})
+
+
+def _built_from():
+    """What the spec's tables are derived from beyond TensorFlow's rules (tests replace them)."""
+    return (_manifest.ROWS, _registry.CALL_RULES)
+
+
 def make_spec(mode="DEFAULT", target="modern", upgrade_compat_v1_import=True):
-    """The change spec for ``mode`` (``"DEFAULT"`` or ``"SAFETY"``) and ``target``."""
-    if mode == "SAFETY":
-        spec = SafetyChangeSpec()
-    else:
-        spec = ChangeSpec(import_rename=False, upgrade_compat_v1_import=upgrade_compat_v1_import)
+    """The change spec for ``mode`` (``"DEFAULT"`` or ``"SAFETY"``) and ``target``, built once per process and
+    thread (and again only when ``_manifest.ROWS`` or ``_registry.CALL_RULES`` is replaced) and restored to its
+    built tables for each file (:meth:`_Tf1clipRules.clear_preprocessing`)."""
+    key = (mode if mode == "SAFETY" else "DEFAULT", bool(upgrade_compat_v1_import))
+    inputs = _built_from()
+    built = _built().get(key)
+    if built is None or any(old is not new for old, new in zip(built[0], inputs)):
+        if mode == "SAFETY":
+            spec = SafetyChangeSpec()
+        else:
+            spec = ChangeSpec(import_rename=False, upgrade_compat_v1_import=upgrade_compat_v1_import)
+        spec.target = target
+        spec.keep_as_built()
+        built = _built()[key] = (inputs, spec)
+    spec = built[1]
     spec.target = target
+    spec.clear_preprocessing()
     return spec
 
 

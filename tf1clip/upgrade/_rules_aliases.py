@@ -25,8 +25,8 @@ from tf1clip.upgrade._astutil import parents
 from tf1clip.upgrade._astutil import resolve
 from tf1clip.upgrade._engine import pasta
 from tf1clip.upgrade._routes import contrib_error
-from tf1clip.upgrade._rules_imports import can_defer_binding
 from tf1clip.upgrade._rules_imports import defer_binding
+from tf1clip.upgrade._tables import DECLINED
 from tf1clip.upgrade._tables import ERROR
 from tf1clip.upgrade._tables import INFO
 
@@ -101,13 +101,11 @@ def instead_of_missing(chain):
 
 
 def is_listed(chain):
-    """A contrib name whose TF 1.15 object was a core name (:func:`alias_target`), or ``alias = <a contrib module
-    of the listing>`` (``layers = tf.contrib.keras.layers``), decided once its uses are known."""
+    """A contrib name whose TF 1.15 object was a core name (:func:`alias_target`), or a contrib module of the listing
+    some of whose names were (``tf.contrib.keras.layers``)."""
     found = _contrib_names.entry(chain.path)
     if found is not None and found.kind == "module":
-        return _has_aliases(_contrib_names.listed_module(chain.path)) and can_defer_binding(
-            chain.edits, chain.node, chain.parent
-        )
+        return _has_aliases(_contrib_names.listed_module(chain.path))
     return alias_target(chain) is not None
 
 
@@ -118,11 +116,12 @@ def _has_aliases(module):
 
 
 def from_listing(chain):
-    """Rewrites what :func:`is_listed` accepts: the core name, or the binding deferred."""
+    """Rewrites what :func:`is_listed` accepts: the core name, or ``alias = <the module>``
+    (``layers = tf.contrib.keras.layers``) deferred until its uses are known; declined for another use of the
+    module."""
     target = alias_target(chain)
     if target is None:
-        defer_binding(chain.edits, chain.node, chain.parent)
-        return
+        return None if defer_binding(chain.edits, chain.node, chain.parent) else DECLINED
     chain.edits.replace(chain.parent, chain.node, target, "(the same object in TF 1.15)")
 
 

@@ -1,5 +1,6 @@
-"""``tf.estimator`` and ``tf.contrib.estimator`` code, and mode keys: chain rules of ``_registry`` (``is_X`` matches
-a chain, ``rewrite_X`` rewrites or reports it)."""
+"""``tf.estimator`` and ``tf.contrib.estimator`` code, and mode keys: chain rules of ``_registry`` (``is_X`` tells
+whether the rule claims a chain's TF path, reading only ``chain.path`` and the target; ``rewrite_X`` rewrites or
+reports the chain, or returns ``DECLINED`` where its context says the rule does not apply)."""
 
 import ast
 
@@ -7,20 +8,23 @@ from tf1clip.upgrade import _tables as T
 from tf1clip.upgrade._astutil import dotted
 from tf1clip.upgrade._engine import ast_edits
 from tf1clip.upgrade._engine import pasta
+from tf1clip.upgrade._tables import DECLINED
 from tf1clip.upgrade._tables import ERROR
 from tf1clip.upgrade._tables import INFO
 
 
 def is_mode_key(chain):
-    """``tf.estimator.ModeKeys.TRAIN`` or ``tf.contrib.learn.ModeKeys.X`` spelled in full (a bare name bound to a
-    mode key keeps its binding, which is rewritten)."""
+    """``tf.estimator.ModeKeys.TRAIN`` or ``tf.contrib.learn.ModeKeys.X``."""
     module, _, key = chain.path.rpartition(".")
-    return key in T.MODE_KEYS.get(module, ()) and "." in chain.name
+    return key in T.MODE_KEYS.get(module, ())
 
 
 def rewrite_mode_key(chain):
-    """``ModeKeys.TRAIN`` -> ``"train"`` (modern target) or ``tf.estimator.ModeKeys.TRAIN``."""
+    """``ModeKeys.TRAIN`` -> ``"train"`` (modern target) or ``tf.estimator.ModeKeys.TRAIN``; declined for a bare name
+    bound to a mode key (its binding is rewritten)."""
     edits, node, parent = chain.edits, chain.node, chain.parent
+    if "." not in chain.name:
+        return DECLINED
     module, _, key = chain.path.rpartition(".")
     values = T.MODE_KEYS[module]
     if edits.target == "estimator":
@@ -91,18 +95,15 @@ def _estimator_prefix(path):
 
 
 def is_tf1_estimator_spelled_out(chain):
-    """Modern target: ``tf.estimator.X`` or ``tf.compat.v1.estimator.X`` spelled from ``tf``/``tensorflow`` (an
-    alias bound by an import is converted with the import)."""
-    return (
-        chain.edits.target != "estimator"
-        and _estimator_prefix(chain.path) is not None
-        and _spelled(chain.name) == chain.path
-        and chain.name.startswith(("tf.", "tensorflow."))
-    )
+    """Modern target: ``tf.estimator.X`` or ``tf.compat.v1.estimator.X``."""
+    return chain.edits.target != "estimator" and _estimator_prefix(chain.path) is not None
 
 
 def rewrite_to_tf1clip_estimator(chain):
-    """``tf.estimator.X`` (TF 1's, the v1 API) -> ``tf1clip.estimator.X``, that API on every supported TensorFlow."""
+    """``tf.estimator.X`` (TF 1's, the v1 API) -> ``tf1clip.estimator.X``, that API on every supported TensorFlow;
+    declined unless spelled from ``tf``/``tensorflow`` (an alias bound by an import is converted with the import)."""
+    if _spelled(chain.name) != chain.path or not chain.name.startswith(("tf.", "tensorflow.")):
+        return DECLINED
     prefix = _estimator_prefix(chain.path)
     kept = len(chain.path.split(".")) - len(prefix.split("."))
     chain.edits.replace_prefix(chain.parent, chain.node, kept, T.TF1CLIP_ESTIMATOR)
@@ -126,16 +127,16 @@ def rewrite_v1_only_estimator(chain):
 
 
 def is_canned_estimator_call(chain):
-    """Estimator target: a call of a canned ``tf.estimator`` class (``DNNClassifier(...)``)."""
-    parent = chain.parent
-    return (
-        _estimator_member(chain) in T.CANNED_ESTIMATORS and isinstance(parent, ast.Call) and parent.func is chain.node
-    )
+    """Estimator target: a canned ``tf.estimator`` class (``DNNClassifier``)."""
+    return _estimator_member(chain) in T.CANNED_ESTIMATORS
 
 
 def rewrite_canned_estimator_call(chain):
     """As TF 2.15's tf_upgrade_v2: ``tf.compat.v1.estimator.X`` when given a v1 optimizer or partitioner, else TF
-    1's default ``loss_reduction`` made explicit."""
+    1's default ``loss_reduction`` made explicit; declined where the class is not called."""
+    parent = chain.parent
+    if not (isinstance(parent, ast.Call) and parent.func is chain.node):
+        return DECLINED
     _canned_estimator(chain.edits, chain.node, chain.parent, chain.name, _estimator_member(chain))
 
 

@@ -26,6 +26,7 @@ counterpart) are ERRORs naming why.
 import ast
 
 from tf1clip.upgrade._engine import pasta
+from tf1clip.upgrade._tables import DECLINED
 from tf1clip.upgrade._tables import ERROR
 from tf1clip.upgrade._tables import INFO
 
@@ -64,14 +65,18 @@ def is_summary_decision(chain):
     if not chain.path.startswith(SUMMARY + "."):
         return False
     name = chain.path[len(SUMMARY) + 1 :]
-    return name in NOT_EQUIVALENT or ((name in WRITERS or chain.path == EVERY_N) and _is_call_of(chain))
+    return name in NOT_EQUIVALENT or name in WRITERS or chain.path == EVERY_N
 
 
 def decide_summary(chain):
-    """The ERROR for a function TF 2 does not match (tf_upgrade_v2's rename of it is dropped, for every file), the
-    ``record_if`` condition for ``record_summaries_every_n_global_steps``, a writing function's TF 1 op."""
+    """The ERROR for a function TF 2 does not match (tf_upgrade_v2's rename of it is dropped, for the rest of the
+    file), the ``record_if`` condition for ``record_summaries_every_n_global_steps``, a writing function's TF 1 op;
+    declined where a writing function or ``record_summaries_every_n_global_steps`` is not called (tf_upgrade_v2's
+    rules convert the name)."""
     name = chain.path[len(SUMMARY) + 1 :]
     edits = chain.edits
+    if name not in NOT_EQUIVALENT and not _is_call_of(chain):
+        return DECLINED
     if name in NOT_EQUIVALENT:
         for table in _ENGINE_TABLES:
             getattr(edits.spec, table, {}).pop(chain.path, None)

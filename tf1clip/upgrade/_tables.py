@@ -17,6 +17,9 @@ SLIM_NAMES = {
 }
 
 INFO, WARNING, ERROR = "INFO", "WARNING", "ERROR"  # the strings ast_edits uses
+DECLINED = "declined"
+"""What a chain rule's ``rewrite`` returns when the chain's context (its spelling, its parent, the file's bindings)
+says the rule does not apply after all: the chain then goes to the rule that claims its path without this one."""
 
 SLIM_EXTRA = "tf1clip[slim]"
 GAN_EXTRA = "tf1clip[gan]"
