@@ -534,6 +534,41 @@ _LAYERS_FC_ROWS = (
 )
 
 
+_I = _C + ".image"
+_IMAGE_OPS = "tf.contrib.image.python.ops."
+_IMAGE_ROWS = _submodules(_C, "image", tf_paths=("tf.contrib",)) + (
+    Row(
+        _I,
+        _I + ".image_ops",
+        (
+            "angles_to_projective_transforms",
+            "compose_transforms",
+            "connected_components",
+            "flat_transforms_to_matrices",
+            "matrices_to_flat_transforms",
+            "rotate",
+            "transform",
+            "translate",
+            "translations_to_projective_transforms",
+        ),
+        ("tf.contrib.image", _IMAGE_OPS + "image_ops"),
+    ),
+    Row(_I, _I + ".dense_image_warp", ("dense_image_warp",), ("tf.contrib.image", _IMAGE_OPS + "dense_image_warp")),
+    Row(
+        _I,
+        _I + ".interpolate_spline",
+        ("interpolate_spline",),
+        ("tf.contrib.image", _IMAGE_OPS + "interpolate_spline"),
+    ),
+    Row(
+        _I,
+        _I + ".sparse_image_warp",
+        ("sparse_image_warp",),
+        ("tf.contrib.image", _IMAGE_OPS + "sparse_image_warp"),
+    ),
+)
+
+
 TABLE: Tuple[Row, ...] = (
     _submodules(
         _C, "data", "estimator", "framework", "layers", "lookup", "opt", "slim", "training", tf_paths=("tf.contrib",)
@@ -1014,6 +1049,7 @@ TABLE: Tuple[Row, ...] = (
     + _seq2seq_rows()
     + _LEARN_ROWS
     + _LAYERS_FC_ROWS
+    + _IMAGE_ROWS
 )
 """The manifest as written: each name of a module in one row (:func:`claims` checks it)."""
 

@@ -1,0 +1,72 @@
+"""tf1clip-upgrade converts tf.contrib.image's re-created names to tf1clip.contrib.image, in every spelling TF 1
+code used, with no ERROR; the names it does not re-create stay one ERROR each, naming their successor."""
+
+import pytest
+
+from helpers import upgrade
+from helpers import upgrade_issues
+from tf1clip.contrib import _decisions
+
+pytestmark = [
+    pytest.mark.filterwarnings("ignore::DeprecationWarning"),
+    pytest.mark.filterwarnings("ignore::UserWarning"),
+]
+
+RECREATED = (
+    "angles_to_projective_transforms",
+    "compose_transforms",
+    "connected_components",
+    "dense_image_warp",
+    "flat_transforms_to_matrices",
+    "interpolate_spline",
+    "matrices_to_flat_transforms",
+    "rotate",
+    "sparse_image_warp",
+    "transform",
+    "translate",
+    "translations_to_projective_transforms",
+)
+
+
+@pytest.mark.parametrize("name", RECREATED)
+def test_each_recreated_name_converts_without_error(name):
+    result = upgrade("import tensorflow as tf\ny = tf.contrib.image.%s(a, b)\n" % name)
+    assert not upgrade_issues(result, "ERROR", "WARNING")
+    assert "y = tf1clip.contrib.image.%s(a, b)" % name in result.text
+    assert "import tf1clip.contrib" in result.text
+
+
+def test_a_tf1_augmentation_converts_whole():
+    result = upgrade(
+        """\
+        import tensorflow as tf
+        from tensorflow.contrib.image.python.ops import image_ops
+        from tensorflow.contrib import image as contrib_image
+
+        angle = tf.random_uniform([], -0.3, 0.3)
+        rotated = tf.contrib.image.rotate(images, angle, interpolation="BILINEAR")
+        moved = contrib_image.translate(rotated, [1.0, -2.0])
+        shear = image_ops.compose_transforms([1, 0.1, 0, 0, 1, 0, 0, 0], [1, 0, 2, 0, 1, 0, 0, 0])
+        out = tf.contrib.image.transform(moved, shear, output_shape=[24, 24])
+        """
+    )
+    assert not upgrade_issues(result, "ERROR", "WARNING")
+    assert "tf.contrib" not in result.text and "tensorflow.contrib" not in result.text
+    assert 'tf1clip.contrib.image.rotate(images, angle, interpolation="BILINEAR")' in result.text
+    assert "contrib_image.translate(rotated, [1.0, -2.0])" in result.text
+
+
+@pytest.mark.parametrize(
+    "path, clause",
+    [
+        ("tf.contrib.image.bipartite_match", "BipartiteMatch kernel"),
+        ("tf.contrib.image.python.ops.image_ops.bipartite_match", "BipartiteMatch kernel"),
+        ("tf.contrib.image.single_image_random_dot_stereograms", "SingleImageRandomDotStereograms kernel"),
+        ("tf.contrib.image.python.ops.distort_image_ops.random_hsv_in_yiq", "tf.image.adjust_hue"),
+        ("tf.contrib.image.python.ops.distort_image_ops.adjust_hsv_in_yiq", "tf.image.adjust_hue"),
+    ],
+)
+def test_what_is_not_recreated_is_one_error_naming_the_successor(path, clause):
+    errors = upgrade_issues(upgrade("import tensorflow as tf\ny = %s(a)\n" % path))
+    assert len(errors) == 1, errors
+    assert clause in errors[0][1] and _decisions.successor(path) in errors[0][1]
