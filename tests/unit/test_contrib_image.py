@@ -32,7 +32,8 @@ v1 = tf.compat.v1
 
 # The projective kernel is TF 1.15's: bit for bit. The splines solve a linear system (another LU build; the
 # regularized spline's gradient differs by 2e-4 at most): 1e-4 relative and absolute.
-TOLERANCE = {"rotate": 0, "transform": 0, "components": 0, "warps": 1e-4}
+# adjust_hsv_in_yiq's matrix comes from TensorFlow's cos and sin, not the C library's: 1e-6.
+TOLERANCE = {"rotate": 0, "transform": 0, "components": 0, "warps": 1e-4, "matching": 0, "colours": 1e-6}
 
 
 def _run(name):
@@ -92,6 +93,35 @@ def test_connected_components_match_a_flood_fill():
     np.testing.assert_array_equal(got_empty, np.zeros((4, 5)))
 
 
+def _greedy(distances, valid_rows, top_k):
+    rows, columns = distances.shape
+    row_to_col, col_to_row = [-1] * rows, [-1] * columns
+    order = sorted((distances[r, c], r, c) for r in range(valid_rows) for c in range(columns))
+    matched = 0
+    for _, r, c in order:
+        if matched == top_k:
+            break
+        if row_to_col[r] == -1 and col_to_row[c] == -1:
+            row_to_col[r], col_to_row[c] = c, r
+            matched += 1
+    return row_to_col, col_to_row
+
+
+def test_bipartite_match_is_the_greedy_matching_ties_in_row_major_order():
+    rng = np.random.RandomState(4)
+    distances = rng.randint(0, 4, size=(6, 5)).astype(np.float32)
+    with tf.Graph().as_default():
+        runs = {
+            (valid, top_k): image.bipartite_match(distances, valid, top_k)
+            for valid, top_k in ((-1, -1), (4, -1), (6, 3))
+        }
+        with v1.Session() as sess:
+            got = sess.run(runs)
+    for (valid, top_k), (rows, columns) in got.items():
+        want = _greedy(distances, 6 if valid < 0 else valid, top_k)
+        assert (rows.tolist(), columns.tolist()) == want
+
+
 def test_rotate_by_a_quarter_turn_is_rot90():
     x = np.arange(16, dtype=np.float32).reshape(4, 4)
     with tf.Graph().as_default():
@@ -128,6 +158,25 @@ def test_gradients_flow_to_images_only():
         (lambda: image.flat_transforms_to_matrices(np.zeros((1, 1, 8))), ValueError, ["transforms", "1D or 2D"]),
         (lambda: image.matrices_to_flat_transforms(np.zeros((3,))), ValueError, ["transform_matrices", "2D or 3D"]),
         (lambda: image.connected_components(np.zeros((2,))), TypeError, ["images", "rank 2"]),
+        (lambda: image.bipartite_match(np.zeros((2,)), -1), ValueError, ["distance_mat", "2-dimensional"]),
+        (lambda: image.bipartite_match(np.zeros((2, 2)), [1.0, 2.0]), ValueError, ["num_valid_rows", "1 element"]),
+        (lambda: image.bipartite_match(np.zeros((2, 2)), -1, 1.5), TypeError, ["top_k", "1.5"]),
+        (
+            lambda: image.distort_image_ops.adjust_hsv_in_yiq(np.zeros((2, 2, 4), np.float32)),
+            ValueError,
+            ["image", "3 channels"],
+        ),
+        (
+            lambda: image.distort_image_ops.adjust_hsv_in_yiq(np.zeros((2, 2, 3), np.float32), [0.1, 0.2]),
+            ValueError,
+            ["delta_hue", "scalar"],
+        ),
+        (
+            lambda: image.distort_image_ops.random_hsv_in_yiq(np.zeros((2, 2, 3)), lower_value=2, upper_value=1),
+            ValueError,
+            ["lower_value", "upper_value"],
+        ),
+        (lambda: image.distort_image_ops.random_hsv_in_yiq(np.zeros((2, 2, 3)), -0.1), ValueError, ["max_delta_hue"]),
         (lambda: image.dense_image_warp(np.zeros((2, 2, 1)), np.zeros((2, 2, 2))), ValueError, ["image", "4-D"]),
         (
             lambda: image.interpolate_spline(np.zeros((1, 3, 2)), np.zeros((1, 3, 1)), np.zeros((1, 1, 2)), 0),

@@ -14,6 +14,7 @@ pytestmark = [
 
 RECREATED = (
     "angles_to_projective_transforms",
+    "bipartite_match",
     "compose_transforms",
     "connected_components",
     "dense_image_warp",
@@ -56,14 +57,27 @@ def test_a_tf1_augmentation_converts_whole():
     assert "contrib_image.translate(rotated, [1.0, -2.0])" in result.text
 
 
+@pytest.mark.parametrize("name", ["adjust_hsv_in_yiq", "random_hsv_in_yiq"])
+def test_the_yiq_functions_convert_from_their_module(name):
+    result = upgrade(
+        "import tensorflow as tf\nfrom tensorflow.contrib.image.python.ops import distort_image_ops\n"
+        "y = distort_image_ops.%s(i, 0.1)\n"
+        "z = tf.contrib.image.python.ops.distort_image_ops.%s(i, 0.1)\n" % (name, name)
+    )
+    assert not upgrade_issues(result, "ERROR", "WARNING")
+    assert "tensorflow.contrib" not in result.text and "tf.contrib" not in result.text
+    assert "tf1clip.contrib.image.distort_image_ops.%s(i, 0.1)" % name in result.text
+
+
 @pytest.mark.parametrize(
     "path, clause",
     [
-        ("tf.contrib.image.bipartite_match", "BipartiteMatch kernel"),
-        ("tf.contrib.image.python.ops.image_ops.bipartite_match", "BipartiteMatch kernel"),
         ("tf.contrib.image.single_image_random_dot_stereograms", "SingleImageRandomDotStereograms kernel"),
-        ("tf.contrib.image.python.ops.distort_image_ops.random_hsv_in_yiq", "tf.image.adjust_hue"),
-        ("tf.contrib.image.python.ops.distort_image_ops.adjust_hsv_in_yiq", "tf.image.adjust_hue"),
+        (
+            "tf.contrib.image.python.ops.single_image_random_dot_stereograms.single_image_random_dot_stereograms",
+            "no maintained successor",
+        ),
+        ("tf.contrib.image.adjust_hsv_in_yiq", "tf1clip.contrib.image.distort_image_ops"),
     ],
 )
 def test_what_is_not_recreated_is_one_error_naming_the_successor(path, clause):

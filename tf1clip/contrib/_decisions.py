@@ -66,10 +66,8 @@ _TENSOR_FOREST = Decision(
     "tensorflow-decision-forests",
 )
 _MIRRORED = "use tf.distribute.MirroredStrategy, passed as tf.estimator.RunConfig(train_distribute=...), with the "
-_BIPARTITE = _none("bipartite_match (TF 1.15's greedy BipartiteMatch kernel, which left with tf.contrib)")
-_HSV_IN_YIQ = _tf(
-    "use tf.image.adjust_hue, tf.image.adjust_saturation and tf.image.random_hue / random_saturation (HSV, not TF "
-    "1.15's AdjustHsvInYiq kernel's YIQ rotation: other numbers)"
+_HSV_IN_YIQ = _tf1clip(
+    "use tf1clip.contrib.image.distort_image_ops (adjust_hsv_in_yiq, random_hsv_in_yiq), where TF 1.15 had them"
 )
 _STEREOGRAMS = _none("single_image_random_dot_stereograms (TF 1.15's SingleImageRandomDotStereograms kernel)")
 
@@ -151,18 +149,15 @@ DECISIONS: Dict[str, Decision] = {
     ),
     # Not re-created (2026-12): their TF 2 successors, or the package that carries the technique on.
     "tf.contrib.image": _tf1clip(
-        "tf1clip.contrib.image re-creates transform, rotate, translate, the transform helpers, connected_components, "
-        "dense_image_warp, interpolate_spline and sparse_image_warp (docs/contrib.rst), not this one; use tf.image"
+        "tf1clip.contrib.image re-creates every name TF 1.15's tf.contrib.image exported but "
+        "single_image_random_dot_stereograms (docs/contrib.rst), not this one; use tf.image"
     ),
-    "tf.contrib.image.bipartite_match": _BIPARTITE,
-    "tf.contrib.image.python.ops.image_ops.bipartite_match": _BIPARTITE,
     "tf.contrib.image.single_image_random_dot_stereograms": _STEREOGRAMS,
     "tf.contrib.image.python.ops.single_image_random_dot_stereograms": _STEREOGRAMS,
     "tf.contrib.image.ops": _tf(
-        "use tf.raw_ops.ImageProjectiveTransformV2 (fill_mode='CONSTANT' is TF 1.15's kernel); BipartiteMatch, "
-        "ImageConnectedComponents, AdjustHsvInYiq and SingleImageRandomDotStereograms left with tf.contrib"
+        "use tf.raw_ops.ImageProjectiveTransformV2 (fill_mode='CONSTANT' is TF 1.15's kernel), or the tf1clip.contrib."
+        "image functions re-creating BipartiteMatch, ImageConnectedComponents and AdjustHsvInYiq"
     ),
-    "tf.contrib.image.python.ops.distort_image_ops": _HSV_IN_YIQ,
     "tf.contrib.image.adjust_hsv_in_yiq": _HSV_IN_YIQ,
     "tf.contrib.image.random_hsv_in_yiq": _HSV_IN_YIQ,
     "tf.contrib.staging": _tf("use tf.data (prefetch_to_device) or tf.raw_ops.Stage / Unstage (the StagingArea ops)"),

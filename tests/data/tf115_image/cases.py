@@ -5,6 +5,8 @@ Each case is ``build(tf, image)``, ``tf`` the TensorFlow module, ``image`` TF 1.
 3.11.
 """
 
+import importlib
+
 import numpy as np
 
 RNG = np.random.RandomState(7)
@@ -104,4 +106,40 @@ def warps(tf, image):
     return out
 
 
-CASES = {"rotate": rotate, "transform": transform, "components": components, "warps": warps}
+def matching(tf, image):
+    rng = np.random.RandomState(11)
+    distances = rng.uniform(0, 1, size=(5, 4)).astype(np.float32)
+    out = {}
+    for valid, top_k in ((-1, -1), (3, -1), (5, 2), (0, -1), (2.0, 1)):
+        rows, columns = image.bipartite_match(distances, valid, top_k)
+        key = "match_%s_%s" % (str(valid).replace(".", "p").replace("-", "m"), str(top_k).replace("-", "m"))
+        out[key + "_rows"], out[key + "_columns"] = rows, columns
+    wide = rng.uniform(0, 1, size=(3, 6)).astype(np.float32)
+    out["match_wide_rows"], out["match_wide_columns"] = image.bipartite_match(wide, [-1.0])
+    return out
+
+
+def colours(tf, image):
+    if image.__name__.startswith("tf1clip"):
+        distort = image.distort_image_ops
+    else:
+        distort = importlib.import_module("tensorflow.contrib.image.python.ops.distort_image_ops")
+    rgb = tf.constant(np.random.RandomState(5).uniform(0, 1, size=(2, 4, 5, 3)).astype(np.float32))
+    u8 = tf.constant(np.random.RandomState(6).randint(0, 256, size=(3, 4, 3)).astype(np.uint8))
+    return {
+        "hsv": distort.adjust_hsv_in_yiq(rgb, 0.7, 1.3, 0.8),
+        "hsv_hue": distort.adjust_hsv_in_yiq(rgb, -2.0),
+        "hsv_u8": distort.adjust_hsv_in_yiq(u8, 0.3, 0.5, 1.2),
+        "random_hsv": distort.random_hsv_in_yiq(rgb, 0.5, 0.5, 1.5, 0.7, 1.1, seed=4),
+        "random_hsv_value": distort.random_hsv_in_yiq(u8, lower_value=0.5, upper_value=0.9, seed=9),
+    }
+
+
+CASES = {
+    "rotate": rotate,
+    "transform": transform,
+    "components": components,
+    "warps": warps,
+    "matching": matching,
+    "colours": colours,
+}

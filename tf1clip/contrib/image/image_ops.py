@@ -6,8 +6,9 @@ image_ops.py``), re-created.
 bilinear neighbours alike); TensorFlow registers TF 1.15's gradient for it (the inverse transform of the incoming
 gradient, none for the transforms). ``connected_components`` labels with TensorFlow ops (min-label propagation in a
 ``tf.while_loop``) what TF 1.15's union-find kernel labelled: components numbered 1..n by their first pixel in
-row-major order over the batch, 0 for zero pixels, int32 (TF 1.15's relabelling's dtype). ``bipartite_match`` (a
-kernel of its own) is not re-created.
+row-major order over the batch, 0 for zero pixels, int32 (TF 1.15's relabelling's dtype). ``bipartite_match`` is
+TF 1.15's greedy ``BipartiteMatch`` kernel as a ``tf.while_loop``: the smallest distance among unmatched valid rows
+and columns first; equal distances go in row-major order (TF 1.15's heap broke such ties its own way).
 """
 
 from tf1clip.compat._tf import tf
@@ -251,3 +252,55 @@ def connected_components(images):
         new_ids = tf.where(tf.equal(unique_ids, 0), tf.zeros_like(consecutive), consecutive)
         components = tf.reshape(tf.gather(new_ids, index), tf.shape(images))
         return components[0, :, :] if rank == 2 else components
+
+
+def bipartite_match(distance_mat, num_valid_rows, top_k=-1, name="bipartite_match"):
+    """Greedy bipartite matching of the rows and columns of ``distance_mat`` ``[num_rows, num_columns]`` (float32):
+    ``(row_to_col_match_indices [num_rows], col_to_row_match_indices [num_columns])``, int32, -1 where unmatched.
+
+    The smallest distance among unmatched pairs is matched first, among the first ``num_valid_rows`` rows (a
+    1-element float tensor; negative: every row), until ``top_k`` matches (<= 0: as many as possible). Equal
+    distances are matched in row-major order; NaN distances are never matched. Not differentiable.
+    """
+    if isinstance(top_k, bool) or not isinstance(top_k, int):
+        raise TypeError("bipartite_match: top_k must be an int, got %r" % (top_k,))
+    with v1.name_scope(name):
+        distances = tf.convert_to_tensor(distance_mat, tf.float32, name="distance_mat")
+        if distances.shape.ndims is not None and distances.shape.ndims != 2:
+            raise ValueError(
+                "bipartite_match: distance_mat should be 2-dimensional, but got shape %s" % distances.shape
+            )
+        valid = tf.convert_to_tensor(num_valid_rows, tf.float32, name="num_valid_rows")
+        if valid.shape.num_elements() not in (None, 1):
+            raise ValueError(
+                "bipartite_match: num_valid_rows should be a tensor with 1 element, but got shape %s" % valid.shape
+            )
+        valid = tf.reshape(valid, [])
+        rows, columns = tf.shape(distances)[0], tf.shape(distances)[1]
+        valid_rows = tf.where(valid >= 0, tf.cast(valid + 0.1, tf.int32), rows)
+        check = tf.debugging.assert_less_equal(
+            valid_rows, rows, message="bipartite_match: num_valid_rows exceeds the rows of distance_mat"
+        )
+        with tf.control_dependencies([check]):
+            limit = tf.minimum(valid_rows, columns)
+        if top_k > 0:
+            limit = tf.minimum(limit, top_k)
+        in_valid_rows = tf.range(rows)[:, None] < valid_rows
+
+        def match(step, row_to_col, col_to_row):
+            open_pairs = in_valid_rows & tf.equal(row_to_col, -1)[:, None] & tf.equal(col_to_row, -1)[None, :]
+            smallest = tf.reduce_min(tf.where(open_pairs, distances, tf.fill(tf.shape(distances), float("inf"))))
+            chosen = tf.reshape(open_pairs & tf.equal(distances, smallest), [-1])
+            flat = tf.cast(tf.argmax(tf.cast(chosen, tf.int32)), tf.int32)
+            row, column = flat // columns, flat % columns
+            found = tf.reduce_any(chosen)
+            row_to_col = tf.where(found, tf.tensor_scatter_nd_update(row_to_col, [[row]], [column]), row_to_col)
+            col_to_row = tf.where(found, tf.tensor_scatter_nd_update(col_to_row, [[column]], [row]), col_to_row)
+            return step + 1, row_to_col, col_to_row
+
+        _, row_to_col, col_to_row = tf.while_loop(
+            lambda step, *_: step < limit,
+            match,
+            (tf.constant(0), tf.fill([rows], -1), tf.fill([columns], -1)),
+        )
+        return tf.stop_gradient(row_to_col), tf.stop_gradient(col_to_row)

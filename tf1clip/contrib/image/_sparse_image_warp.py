@@ -8,8 +8,8 @@ import numpy as np
 
 from tf1clip.compat._tf import tf
 from tf1clip.contrib import _manifest
-from tf1clip.contrib.image.dense_image_warp import dense_image_warp
-from tf1clip.contrib.image.interpolate_spline import interpolate_spline
+from tf1clip.contrib.image._dense_image_warp import dense_image_warp
+from tf1clip.contrib.image._interpolate_spline import interpolate_spline
 
 __all__ = _manifest.names_of(__name__)
 
