@@ -84,3 +84,21 @@ def test_what_is_not_recreated_is_one_error_naming_the_successor(path, clause):
     errors = upgrade_issues(upgrade("import tensorflow as tf\ny = %s(a)\n" % path))
     assert len(errors) == 1, errors
     assert clause in errors[0][1] and _decisions.successor(path) in errors[0][1]
+
+
+def test_import_spellings_convert():
+    result = upgrade(
+        """\
+        import tensorflow as tf
+        from tensorflow.contrib.image.python.ops.dense_image_warp import dense_image_warp
+        from tensorflow.contrib.image import rotate
+        import tensorflow.contrib.image as ci
+        a = dense_image_warp(i, f)
+        b = rotate(i, 0.1)
+        c = ci.connected_components(m)
+        """
+    )
+    assert not upgrade_issues(result, "ERROR", "WARNING")
+    assert "from tf1clip.contrib.image import dense_image_warp\n" in result.text
+    assert "from tf1clip.contrib.image import rotate\n" in result.text
+    assert "import tf1clip.contrib.image as ci\n" in result.text
