@@ -69,7 +69,10 @@ _MIRRORED = "use tf.distribute.MirroredStrategy, passed as tf.estimator.RunConfi
 _HSV_IN_YIQ = _tf1clip(
     "use tf1clip.contrib.image.distort_image_ops (adjust_hsv_in_yiq, random_hsv_in_yiq), where TF 1.15 had them"
 )
-_STEREOGRAMS = _none("single_image_random_dot_stereograms (TF 1.15's SingleImageRandomDotStereograms kernel)")
+_STEREOGRAMS = _none(
+    "single_image_random_dot_stereograms (TF 1.15's SingleImageRandomDotStereograms kernel, whose dots came from the "
+    "C library's rand(), process-wide and unseeded: no re-creation can give its images)"
+)
 
 DECISIONS: Dict[str, Decision] = {
     # tf1clip re-creates or routes these (their names are rows or routes of the manifest).
