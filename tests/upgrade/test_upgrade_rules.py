@@ -339,15 +339,15 @@ def test_a_run_time_name_of_a_module_tf1clip_does_not_complete_stays_an_error():
 
 def test_one_error_per_symbol_and_line():
     result = upgrade(
-        "import tensorflow as tf\nx = tf.contrib.quantize.create_eval_graph(g)\ny = tf.contrib.image.rotate(i, 1)\n"
-        "w = tf.contrib.image.dense_image_warp(i, f)\n"
+        "import tensorflow as tf\nx = tf.contrib.quantize.create_eval_graph(g)\n"
+        "y = tf.contrib.image.single_image_random_dot_stereograms(d)\nw = tf.contrib.image.adjust_hsv_in_yiq(i, 0.1)\n"
     )
     errors = upgrade_issues(result)
     assert [line for line, _ in errors] == [2, 3, 4]
     assert not upgrade_issues(result, "WARNING")
-    assert "tf.image" in errors[2][1]
-    assert "Also: tf.contrib.image.dense_image_warp requires manual check" in errors[2][1]  # tf_upgrade_v2's
-    assert "tfa.image.dense_image_warp" in errors[2][1]
+    assert "tf1clip.contrib.image.distort_image_ops" in errors[2][1]
+    assert "Also: tf.contrib.image.adjust_hsv_in_yiq requires manual check" in errors[2][1]  # tf_upgrade_v2's
+    assert "tfa.image.adjust_hsv_in_yiq" in errors[2][1]
 
 
 # ---- tf.contrib.mixed_precision --------------------------------------------------------------

@@ -21,6 +21,7 @@ fixed (docs/contrib.rst):
 * ``rnn`` (the cells and functions TF 2 dropped), ``legacy_seq2seq``, ``cudnn_rnn`` (the cuDNN layers,
   saveables and compatible cells), re-created on ``tf.compat.v1.nn.rnn_cell`` (docs/rnn.rst; they need Keras 2)
 * ``crf``: TF 1.15's linear-chain CRF, re-created (docs/rnn.rst)
+* ``image``: TF 1.15's image transforms, warps and matching, re-created (docs/contrib.rst)
 * ``learn``: TF 1.15's ``tf.contrib.learn`` ``Estimator``, ``RunConfig``, ``Experiment``, ``learn_runner``,
   ``preprocessing.VocabularyProcessor`` ... on ``tf1clip.estimator`` (docs/learn.rst)
 

@@ -66,6 +66,13 @@ _TENSOR_FOREST = Decision(
     "tensorflow-decision-forests",
 )
 _MIRRORED = "use tf.distribute.MirroredStrategy, passed as tf.estimator.RunConfig(train_distribute=...), with the "
+_HSV_IN_YIQ = _tf1clip(
+    "use tf1clip.contrib.image.distort_image_ops (adjust_hsv_in_yiq, random_hsv_in_yiq), where TF 1.15 had them"
+)
+_STEREOGRAMS = _none(
+    "single_image_random_dot_stereograms (TF 1.15's SingleImageRandomDotStereograms kernel, whose dots came from the "
+    "C library's rand(), process-wide and unseeded: no re-creation can give its images)"
+)
 
 DECISIONS: Dict[str, Decision] = {
     # tf1clip re-creates or routes these (their names are rows or routes of the manifest).
@@ -137,6 +144,18 @@ DECISIONS: Dict[str, Decision] = {
         "tf1clip.contrib.seq2seq re-creates TF 1.15's public names (docs/seq2seq.rst), not this one"
     ),
     "tf.contrib.slim": _tf1clip("tf-slim has no such name", "slim"),
+    "tf.contrib.image": _tf1clip(
+        "tf1clip.contrib.image re-creates every name TF 1.15's tf.contrib.image exported but "
+        "single_image_random_dot_stereograms (docs/contrib.rst), not this one; use tf.image"
+    ),
+    "tf.contrib.image.single_image_random_dot_stereograms": _STEREOGRAMS,
+    "tf.contrib.image.python.ops.single_image_random_dot_stereograms": _STEREOGRAMS,
+    "tf.contrib.image.ops": _tf(
+        "use tf.raw_ops.ImageProjectiveTransformV2 (fill_mode='CONSTANT' is TF 1.15's kernel), or the tf1clip.contrib."
+        "image functions re-creating BipartiteMatch, ImageConnectedComponents and AdjustHsvInYiq"
+    ),
+    "tf.contrib.image.adjust_hsv_in_yiq": _HSV_IN_YIQ,
+    "tf.contrib.image.random_hsv_in_yiq": _HSV_IN_YIQ,
     "tf.contrib.staging": _tf1clip(
         "tf1clip.contrib.staging re-creates StagingArea only; use tf.data (prefetch_to_device) for input pipelines"
     ),
@@ -151,9 +170,6 @@ DECISIONS: Dict[str, Decision] = {
         "TF-GAN 2.1.0 (tensorflow_gan), which tf1clip.contrib.gan routes to, has no such name", "gan"
     ),
     # Not re-created (2026-12): their TF 2 successors, or the package that carries the technique on.
-    "tf.contrib.image": _tf(
-        "use tf.image, and tf.raw_ops.ImageProjectiveTransformV3 for transform and rotate (the kernel they ran)"
-    ),
     "tf.contrib.quantize": _package(
         "no graph-rewrite successor exists for tf.compat.v1 graphs: quantization-aware training moved to Keras "
         "models in the tensorflow-model-optimization package (tfmot.quantization.keras.quantize_model)",

@@ -576,6 +576,46 @@ _STAGING_PREDICTOR_ROWS = (
         ("ContribEstimatorPredictor",),
         ("tf.contrib.predictor.contrib_estimator_predictor",),
         differences="Takes tensor features (TF 1.15: a dict only) and passes labels=None to the model_fn.",
+
+_I = _C + ".image"
+_IMAGE_OPS = "tf.contrib.image.python.ops."
+_IMAGE_ROWS = _submodules(_C, "image", tf_paths=("tf.contrib",)) + (
+    Row(
+        _I,
+        _I + ".image_ops",
+        (
+            "angles_to_projective_transforms",
+            "bipartite_match",
+            "compose_transforms",
+            "connected_components",
+            "flat_transforms_to_matrices",
+            "matrices_to_flat_transforms",
+            "rotate",
+            "transform",
+            "translate",
+            "translations_to_projective_transforms",
+        ),
+        ("tf.contrib.image", _IMAGE_OPS + "image_ops"),
+    ),
+    Row(_I, _I + ".distort_image_ops", ("distort_image_ops",), ()),
+    Row(
+        _I + ".distort_image_ops",
+        _I + ".distort_image_ops",
+        ("adjust_hsv_in_yiq", "random_hsv_in_yiq"),
+        (_IMAGE_OPS + "distort_image_ops",),
+    ),
+    Row(_I, _I + "._dense_image_warp", ("dense_image_warp",), ("tf.contrib.image", _IMAGE_OPS + "dense_image_warp")),
+    Row(
+        _I,
+        _I + "._interpolate_spline",
+        ("interpolate_spline",),
+        ("tf.contrib.image", _IMAGE_OPS + "interpolate_spline"),
+    ),
+    Row(
+        _I,
+        _I + "._sparse_image_warp",
+        ("sparse_image_warp",),
+        ("tf.contrib.image", _IMAGE_OPS + "sparse_image_warp"),
     ),
 )
 
@@ -1061,6 +1101,7 @@ TABLE: Tuple[Row, ...] = (
     + _seq2seq_rows()
     + _LEARN_ROWS
     + _LAYERS_FC_ROWS
+    + _IMAGE_ROWS
 )
 """The manifest as written: each name of a module in one row (:func:`claims` checks it)."""
 
