@@ -576,6 +576,9 @@ _STAGING_PREDICTOR_ROWS = (
         ("ContribEstimatorPredictor",),
         ("tf.contrib.predictor.contrib_estimator_predictor",),
         differences="Takes tensor features (TF 1.15: a dict only) and passes labels=None to the model_fn.",
+    ),
+)
+
 
 _I = _C + ".image"
 _IMAGE_OPS = "tf.contrib.image.python.ops."
