@@ -95,8 +95,17 @@ def test_unknown_contrib_data_name_names_the_successor():
     assert [e.message for e in result.log if e.severity == "ERROR"] == [
         "tf.contrib.data.LMDBDataset cannot be converted automatically: tf.contrib is not part of TensorFlow 2 and "
         "tf1clip does not provide it; tf.data.experimental and tf1clip.contrib.data have no such name; use tf.data "
-        "(install: python3 -m pip install 'tf1clip')."
+        "(install: nothing; tf1clip has no such name)."
     ]
+
+
+def test_a_name_a_tf1clip_module_lacks_asks_for_no_install():
+    slim = upgrade.upgrade_source("import tensorflow as tf\nx = tf.contrib.slim.no_such_layer\n", target="modern")
+    rnn = upgrade.upgrade_source("import tensorflow as tf\nx = tf.contrib.rnn.NTMCell(3)\n", target="modern")
+    (slim_error,) = [e.message for e in slim.log if e.severity == "ERROR"]
+    (rnn_error,) = [e.message for e in rnn.log if e.severity == "ERROR"]
+    assert slim_error.endswith("(install: nothing; neither tf1clip nor tf1clip[slim] adds this name).")
+    assert rnn_error.endswith("(install: nothing; tf1clip has no such name).")
 
 
 # converted text, log, added lines -> what it needs installed

@@ -27,8 +27,8 @@ class Decision(NamedTuple):
     successor: str
     """One clause naming where to go (``"use the tensorflow-probability package (tfp.distributions)"``)."""
     install: str = ""
-    """The package to install for a ``package`` verdict (``"tensorflow-probability"``), or the tf1clip extra for a
-    ``tf1clip`` one (``"slim"``); empty otherwise."""
+    """The package to install for a ``package`` verdict (``"tensorflow-probability"``), or the tf1clip extra a
+    ``tf1clip`` one routes to (``"slim"``: the ERROR says that neither has the name); empty otherwise."""
 
 
 _TF1_15 = "keep this program on TensorFlow 1.15 or port it by hand"
@@ -296,9 +296,10 @@ def install_clause(found: Decision) -> str:
         return "install: python3 -m pip install '%s'" % found.install
     if found.verdict == PACKAGE:
         return "install: python3 -m pip install %s" % found.install
+    if found.verdict == TF1CLIP and found.install:
+        return "install: nothing; neither tf1clip nor tf1clip[%s] adds this name" % found.install
     if found.verdict == TF1CLIP:
-        extra = "[%s]" % found.install if found.install else ""
-        return "install: python3 -m pip install 'tf1clip%s'" % extra
+        return "install: nothing; tf1clip has no such name"
     if found.verdict == TENSORFLOW:
         return "install: nothing, it is part of TensorFlow 2"
     return "install: %s keeps TensorFlow 1.15 (Python 3.7)" % TF115_INSTALL
