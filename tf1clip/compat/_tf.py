@@ -454,6 +454,16 @@ def op_is_stateful(op_type):
     return op_def is not None and op_def.is_stateful
 
 
+def update_op_input(op, index, tensor):
+    """Makes input ``index`` of the graph op ``op`` read ``tensor`` (a graph rewrite, in place).
+
+    ``Operation._update_input``: tf1clip.contrib.quantize reroutes consumers to the fake-quant ops it inserts, as
+    TF 1.15's ``contrib/quantize`` did. Checked on TF 2.15, 2.21. Public replacement: none (graph editing left
+    TensorFlow with ``tf.contrib.graph_editor``).
+    """
+    op._update_input(index, tensor)
+
+
 # (object or class path, attribute) for every private name above.
 PRIVATE_NAMES = [
     ("tensorflow.compat.v1.train.experimental.MixedPrecisionLossScaleOptimizer", "_doing_dynamic_loss_scaling"),
@@ -496,6 +506,7 @@ PRIVATE_NAMES = [
     ("tensorflow.python.ops.lookup_ops", "FastHashSpec"),
     ("tensorflow.python.framework.op_def_registry", "get"),
     ("tensorflow.python.ops.weights_broadcast_ops", "broadcast_weights"),
+    ("tensorflow.Operation", "_update_input"),
 ]
 
 # (class path, attribute) for the private attributes that instances get in ``__init__``.

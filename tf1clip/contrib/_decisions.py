@@ -149,10 +149,11 @@ DECISIONS: Dict[str, Decision] = {
     ),
     "tf.contrib.staging": _tf("use tf.data (prefetch_to_device) or tf.raw_ops.Stage / Unstage (the StagingArea ops)"),
     "tf.contrib.predictor": _tf("use tf.saved_model.load (or tf.compat.v1.saved_model.load in a Session)"),
-    "tf.contrib.quantize": _package(
-        "no graph-rewrite successor exists for tf.compat.v1 graphs: quantization-aware training moved to Keras "
-        "models in the tensorflow-model-optimization package (tfmot.quantization.keras.quantize_model)",
-        "tensorflow-model-optimization",
+    # Re-created (2026-12) without batch-norm folding.
+    "tf.contrib.quantize": _tf1clip(
+        "tf1clip.contrib.quantize re-creates TF 1.15's graph rewrite without batch-norm folding (docs/quantize.rst), "
+        "not this name; quantization-aware training of Keras models is in the tensorflow-model-optimization package "
+        "(tfmot.quantization.keras.quantize_model)"
     ),
     "tf.contrib.model_pruning": _package(
         "pruning moved to Keras models in the tensorflow-model-optimization package "
