@@ -151,22 +151,43 @@ def test_training_op_in_graph_is_tf115s_error(graph):
     )
 
 
-@pytest.mark.parametrize("fused", [True, False])
-def test_batch_norm_is_refused(graph, fused):
+def test_unfused_slim_batch_norm_is_refused(graph):
     x = v1.placeholder(tf.float32, [None, 4, 4, 1])
     w = v1.get_variable("conv/weights", [3, 3, 1, 2])
     conv = tf.nn.conv2d(x, w, [1, 1, 1, 1], "SAME", name="conv/Conv2D")
-    if fused:
-        tf.compat.v1.nn.fused_batch_norm(conv, tf.ones([2]), tf.zeros([2]), name="conv/BatchNorm/FusedBatchNormV3")
-    else:
-        with tf.name_scope("conv/BatchNorm/batchnorm"):
-            tf.nn.relu(conv * 2.0 + 1.0)
+    with tf.name_scope("conv/BatchNorm/batchnorm_1"):
+        tf.nn.relu(conv * 2.0 + 1.0)
     before = len(graph.get_operations())
-    with pytest.raises(NotImplementedError, match="batch-norm folding.*conv/BatchNorm"):
+    with pytest.raises(NotImplementedError, match="folding of unfused batch norms.*conv/BatchNorm/batchnorm_1/"):
         quantize.create_training_graph(graph)
-    with pytest.raises(NotImplementedError, match="batch-norm folding"):
+    with pytest.raises(NotImplementedError, match="folding of unfused batch norms"):
         quantize.create_eval_graph(graph)
     assert len(graph.get_operations()) == before
+
+
+def test_inference_batch_norm_folds_into_the_weights(graph):
+    """gamma * (conv(x, w) - mean) / sqrt(var + eps) + beta == conv(x, w * gamma / sqrt(var + eps)) + folded bias."""
+    rng = np.random.RandomState(0)
+    x = v1.placeholder(tf.float32, [None, 4, 4, 1])
+    w = v1.get_variable("conv/weights", initializer=rng.randn(3, 3, 1, 2).astype(np.float32))
+    conv = tf.nn.conv2d(x, w, [1, 1, 1, 1], "SAME", name="conv/Conv2D")
+    gamma, beta, mean, var = (np.array(v, np.float32) for v in ([1.5, 0.5], [0.1, -0.2], [0.3, -0.1], [0.8, 2.0]))
+    y, _, _ = v1.nn.fused_batch_norm(
+        conv, gamma, beta, mean, var, epsilon=0.001, is_training=False, name="conv/BatchNorm/FusedBatchNormV3"
+    )
+    out = tf.identity(y, name="out")
+    data = rng.uniform(-1, 1, (2, 4, 4, 1)).astype(np.float32)
+    with v1.Session() as sess:
+        sess.run(v1.global_variables_initializer())
+        unfolded = sess.run(out, {x: data})
+        from tf1clip.contrib.quantize import fold_batch_norms
+
+        fold_batch_norms.FoldBatchNorms(graph, is_training=False)
+        assert out.op.inputs[0].op.name == "conv/add_fold" and out.op.inputs[0].op.type == "Add"
+        folded = sess.run(out, {x: data})
+        multiplier = gamma / np.sqrt(var + np.float32(0.001))
+        np.testing.assert_allclose(sess.run("conv/mul_fold:0"), sess.run(w) * multiplier, rtol=1e-6)
+    np.testing.assert_allclose(folded, unfolded, rtol=1e-5, atol=1e-6)
 
 
 @pytest.mark.parametrize(

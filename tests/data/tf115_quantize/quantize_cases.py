@@ -80,6 +80,44 @@ def _resource(tf, slim, x):
         return tf.nn.relu(tf.nn.bias_add(tf.matmul(x, w), b))
 
 
+def _bn_layers(training):
+    def network(tf, slim, x):
+        img = tf.reshape(tf.tile(x, [1, 4]), [-1, 4, 4, 1])
+        c = tf.compat.v1.layers.conv2d(
+            img, 2, 3, padding="same", use_bias=False, kernel_initializer=_init(tf, [3, 3, 1, 2], 15), name="conv"
+        )
+        c = tf.compat.v1.layers.batch_normalization(
+            c,
+            training=training,
+            fused=True,
+            name="conv/BatchNorm",
+            gamma_initializer=tf.compat.v1.constant_initializer(1.5),
+            moving_variance_initializer=tf.compat.v1.constant_initializer(0.5),
+        )
+        c = tf.nn.relu6(c)
+        return tf.compat.v1.layers.dense(
+            tf.reshape(c, [-1, 32]), 3, kernel_initializer=_init(tf, [32, 3], 16), name="out"
+        )
+
+    return network
+
+
+def _bn_slim(tf, slim, x):
+    img = tf.reshape(tf.tile(x, [1, 4]), [-1, 4, 4, 1])
+    c = slim.conv2d(
+        img,
+        2,
+        [3, 3],
+        weights_initializer=_init(tf, [3, 3, 1, 2], 17),
+        normalizer_fn=slim.batch_norm,
+        normalizer_params={"is_training": True, "fused": True, "scale": True},
+        scope="conv1",
+    )
+    return slim.fully_connected(
+        slim.flatten(c), 3, activation_fn=None, weights_initializer=_init(tf, [32, 3], 18), scope="fc"
+    )
+
+
 # name: (network, rewrite kind, keyword arguments)
 CASES = {
     "dense_relu6_delay": (_dense_relu6, "train", {"quant_delay": 2}),
@@ -95,6 +133,9 @@ CASES = {
         {"weight_bits": 4, "activation_bits": 5, "symmetric": True, "quant_delay": 2},
     ),
     "experimental_scope": (_conv_relu, "exp_train", {"scope": "conv"}),
+    "bn_layers": (_bn_layers(True), "train", {"quant_delay": 2}),
+    "bn_slim_freeze": (_bn_slim, "exp_train", {"quant_delay": 1, "freeze_bn_delay": 3}),
+    "bn_eval": (_bn_layers(False), "eval", {}),
     "eval_dense": (_dense_linear, "eval", {}),
     "eval_slim": (_slim_net, "eval", {}),
     "experimental_eval": (_slim_net, "exp_eval", {"weight_bits": 6, "symmetric": True}),
@@ -147,7 +188,10 @@ def run_case(tf, quantize, slim, name):
             "ranges": [],
         }
         if kind.endswith("train"):
-            train = tf.compat.v1.train.GradientDescentOptimizer(0.3).minimize(loss)
+            train = tf.compat.v1.train.GradientDescentOptimizer(0.1).minimize(loss)
+        # The batch norms' moving averages are updated in a run of their own: in the training run their updates
+        # would race the correction's reads of the same reference variables (in TF 1.15 too).
+        updates = tf.compat.v1.get_collection(tf.compat.v1.GraphKeys.UPDATE_OPS)
         with tf.compat.v1.Session(graph=graph) as sess:
             sess.run(tf.compat.v1.global_variables_initializer())
             if not kind.endswith("train"):
@@ -158,9 +202,12 @@ def run_case(tf, quantize, slim, name):
                 feed = {x: _inputs([6, 4], 100 + step), labels: _inputs([6, 3], 200 + step)}
                 if kind.endswith("train"):
                     o, l, _ = sess.run([out, loss, train], feed)
+                    if updates:
+                        sess.run(updates, feed)
                 else:
                     o, l = sess.run([out, loss], feed)
                 record["outputs"].append(np.asarray(o).tolist())
                 record["losses"].append(float(l))
                 record["ranges"].append({v.op.name: np.asarray(sess.run(v)).tolist() for v in ranges})
+            record["final"] = {v.op.name: np.asarray(sess.run(v)).tolist() for v in tf.compat.v1.global_variables()}
     return record

@@ -19,7 +19,7 @@ from tf1clip.compat._tf import tf
 from tf1clip.contrib.quantize import quant_ops
 from tf1clip.contrib.quantize.graph_matcher import GraphMatcher, OneofPattern, OpTypePattern
 
-__all__ = ["Quantize"]
+__all__ = ["Quantize", "quantization_step", "reroute"]
 
 v1 = tf.compat.v1
 
@@ -54,7 +54,7 @@ class _InputToOps:
         return found
 
 
-def _quantization_step():
+def quantization_step():
     """The ``fake_quantization_step/Identity:0`` tensor: ``fake_quantization_step`` (int64) incremented once per
     run that reads it; created at the graph's root on first use."""
     graph = v1.get_default_graph()
@@ -76,10 +76,10 @@ def _quantization_step():
             return tf.identity(v1.assign_add(step, 1))
 
 
-def _reroute(new, old, can_modify):
-    """Makes the ops of ``can_modify`` that read ``old`` read ``new``; the number of inputs changed."""
+def reroute(new, old, can_modify):
+    """Makes the ops of ``can_modify`` (None: all) that read ``old`` read ``new``; the number of inputs changed."""
     changed = 0
-    for op in [c for c in old.consumers() if c in can_modify]:
+    for op in [c for c in old.consumers() if can_modify is None or c in can_modify]:
         for index in [i for i, t in enumerate(op.inputs) if t is old]:
             _tf.update_op_input(op, index, new)
             changed += 1
@@ -150,9 +150,9 @@ def _insert_quant_op(
     else:
         quant = quant_ops.LastValueQuantize(inputs, **options)
     if quant_delay and quant_delay > 0:
-        activate = tf.greater_equal(_quantization_step(), quant_delay, name=prefix + "/activate_quant")
+        activate = tf.greater_equal(quantization_step(), quant_delay, name=prefix + "/activate_quant")
         quant = v1.cond(activate, lambda: quant, lambda: inputs, name=prefix + "/delayed_quant")
-    if consumers and _reroute(quant, inputs, consumers) < len(consumers):
+    if consumers and reroute(quant, inputs, consumers) < len(consumers):
         raise ValueError("No inputs quantized for ops: [%s]" % ", ".join(c.name for c in consumers))
 
 

@@ -2,15 +2,16 @@
 
 Each rewrites a ``tf.compat.v1`` graph in place for quantization-aware training or evaluation: the fake-quant
 ops, their ``min``/``max`` variables and the ``quant_delay`` gating TF 1.15 inserted, with its names
-(:mod:`tf1clip.contrib.quantize.quantize`). Batch-norm folding (TF 1.15's ``fold_batch_norms``) is not
-re-created: a graph with a batch norm raises ``NotImplementedError`` rather than quantizing differently.
+(:mod:`tf1clip.contrib.quantize.quantize`), after folding fused batch norms into the layers before them
+(:mod:`tf1clip.contrib.quantize.fold_batch_norms`). Folding unfused batch norms (slim's ``BatchNorm/batchnorm``
+ops) is not re-created: such a graph raises ``NotImplementedError`` rather than quantizing differently.
 """
 
 import re
 
 from tf1clip.compat._tf import tf
 from tf1clip.contrib import _manifest
-from tf1clip.contrib.quantize import quantize
+from tf1clip.contrib.quantize import fold_batch_norms, quantize
 
 __all__ = _manifest.names_of(__name__)
 
@@ -85,7 +86,6 @@ _TRAINING_OPS = frozenset(
         )
     ]
 )
-_FUSED_BATCH_NORMS = frozenset(["FusedBatchNorm", "FusedBatchNormV2", "FusedBatchNormV3"])
 _BATCHNORM_RE = re.compile(r"^(.*)BatchNorm/batchnorm")
 
 
@@ -96,17 +96,16 @@ def _check_graph(graph):
     found = types & _TRAINING_OPS
     if found:
         raise ValueError("Training op found in graph, exiting %s" % found)
-    batch_norms = sorted(
+    unfused = sorted(
         op.name
         for op in graph.get_operations()
-        if op.type in _FUSED_BATCH_NORMS
-        or (_BATCHNORM_RE.search(op.name) and not op.name.startswith(quantize.SKIPPED_PREFIXES))
+        if _BATCHNORM_RE.search(op.name) and not op.name.startswith(quantize.SKIPPED_PREFIXES)
     )
-    if batch_norms:
+    if unfused:
         raise NotImplementedError(
-            "tf1clip.contrib.quantize does not re-create TF 1.15's batch-norm folding (fold_batch_norms); the "
-            "graph has a batch norm (%s). Quantizing it without folding would not compute TF 1.15's numbers: "
-            "quantize a graph without batch norm, or keep this program on TensorFlow 1.15." % batch_norms[0]
+            "tf1clip.contrib.quantize does not re-create TF 1.15's folding of unfused batch norms; the graph has "
+            "one (%s). Quantizing it without folding would not compute TF 1.15's numbers: use a fused batch norm "
+            "(fused=True or None), or keep this program on TensorFlow 1.15." % unfused[0]
         )
 
 
@@ -142,6 +141,7 @@ def _create_graph(
         raise TypeError("scope must be a str or None, got %r" % (scope,))
     _check_graph(input_graph)
     with input_graph.as_default():
+        fold_batch_norms.FoldBatchNorms(input_graph, is_training, freeze_batch_norm_delay=freeze_bn_delay)
         quantize.Quantize(
             input_graph,
             is_training,
@@ -161,7 +161,7 @@ def create_training_graph(input_graph=None, quant_delay=0):
 
     Raises:
       ValueError: the graph already has training ops.
-      NotImplementedError: the graph has a batch norm (its folding is not re-created).
+      NotImplementedError: the graph has an unfused slim batch norm (its folding is not re-created).
     """
     _create_graph(input_graph=input_graph, is_training=True, quant_delay=quant_delay, freeze_bn_delay=None)
 
@@ -176,7 +176,8 @@ def experimental_create_training_graph(
     input_graph=None, weight_bits=8, activation_bits=8, symmetric=False, quant_delay=0, freeze_bn_delay=None, scope=None
 ):
     """:func:`create_training_graph` with the bit widths, symmetric ranges and a ``scope`` whose ops alone are
-    rewritten; ``freeze_bn_delay`` applies to batch-norm folding, which is not re-created."""
+    rewritten, and ``freeze_bn_delay``: from that step on, folded batch norms use (and stop updating) their moving
+    statistics."""
     _create_graph(
         input_graph=input_graph,
         is_training=True,
