@@ -149,10 +149,10 @@ DECISIONS: Dict[str, Decision] = {
     ),
     "tf.contrib.staging": _tf("use tf.data (prefetch_to_device) or tf.raw_ops.Stage / Unstage (the StagingArea ops)"),
     "tf.contrib.predictor": _tf("use tf.saved_model.load (or tf.compat.v1.saved_model.load in a Session)"),
-    # Re-created (2026-12) without batch-norm folding.
+    # Re-created (2026-12): the four functions, with fused batch-norm folding (not the unfused one).
     "tf.contrib.quantize": _tf1clip(
-        "tf1clip.contrib.quantize re-creates TF 1.15's graph rewrite without batch-norm folding (docs/quantize.rst), "
-        "not this name; quantization-aware training of Keras models is in the tensorflow-model-optimization package "
+        "tf1clip.contrib.quantize re-creates TF 1.15's four graph-rewrite functions (docs/quantize.rst), not this "
+        "name; quantization-aware training of Keras models is in the tensorflow-model-optimization package "
         "(tfmot.quantization.keras.quantize_model)"
     ),
     "tf.contrib.model_pruning": _package(

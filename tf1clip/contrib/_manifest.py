@@ -932,8 +932,8 @@ TABLE: Tuple[Row, ...] = (
             ),
             ("tf.contrib.quantize", "tf.contrib.quantize.python.quantize_graph"),
             graph=True,
-            differences="Batch-norm folding is not re-created: a graph with a batch norm raises "
-            "NotImplementedError (docs/quantize.rst).",
+            differences="Folding of unfused (slim BatchNorm/batchnorm) batch norms is not re-created: such a graph "
+            "raises NotImplementedError (docs/quantize.rst).",
         ),
         Row(_C + ".tfprof", _C + ".tfprof.model_analyzer", ("model_analyzer",), ("tf.contrib.tfprof",)),
         Row(_C + ".tfprof", _C + ".tfprof.tfprof_logger", ("tfprof_logger",), ("tf.contrib.tfprof",)),
