@@ -151,20 +151,6 @@ def test_training_op_in_graph_is_tf115s_error(graph):
     )
 
 
-def test_unfused_slim_batch_norm_is_refused(graph):
-    x = v1.placeholder(tf.float32, [None, 4, 4, 1])
-    w = v1.get_variable("conv/weights", [3, 3, 1, 2])
-    conv = tf.nn.conv2d(x, w, [1, 1, 1, 1], "SAME", name="conv/Conv2D")
-    with tf.name_scope("conv/BatchNorm/batchnorm_1"):
-        tf.nn.relu(conv * 2.0 + 1.0)
-    before = len(graph.get_operations())
-    with pytest.raises(NotImplementedError, match="folding of unfused batch norms.*conv/BatchNorm/batchnorm_1/"):
-        quantize.create_training_graph(graph)
-    with pytest.raises(NotImplementedError, match="folding of unfused batch norms"):
-        quantize.create_eval_graph(graph)
-    assert len(graph.get_operations()) == before
-
-
 def test_inference_batch_norm_folds_into_the_weights(graph):
     """gamma * (conv(x, w) - mean) / sqrt(var + eps) + beta == conv(x, w * gamma / sqrt(var + eps)) + folded bias."""
     rng = np.random.RandomState(0)

@@ -102,7 +102,14 @@ def _bn_layers(training):
     return network
 
 
-def _bn_slim(tf, slim, x):
+def _slim_bn(is_training, fused, scale):
+    def network(tf, slim, x):
+        return _bn_slim(tf, slim, x, is_training, fused, scale)
+
+    return network
+
+
+def _bn_slim(tf, slim, x, is_training=True, fused=True, scale=True):
     img = tf.reshape(tf.tile(x, [1, 4]), [-1, 4, 4, 1])
     c = slim.conv2d(
         img,
@@ -110,7 +117,7 @@ def _bn_slim(tf, slim, x):
         [3, 3],
         weights_initializer=_init(tf, [3, 3, 1, 2], 17),
         normalizer_fn=slim.batch_norm,
-        normalizer_params={"is_training": True, "fused": True, "scale": True},
+        normalizer_params={"is_training": is_training, "fused": fused, "scale": scale},
         scope="conv1",
     )
     return slim.fully_connected(
@@ -136,6 +143,9 @@ CASES = {
     "bn_layers": (_bn_layers(True), "train", {"quant_delay": 2}),
     "bn_slim_freeze": (_bn_slim, "exp_train", {"quant_delay": 1, "freeze_bn_delay": 3}),
     "bn_eval": (_bn_layers(False), "eval", {}),
+    "bn_unfused": (_slim_bn(True, False, True), "train", {"quant_delay": 2}),
+    "bn_unfused_freeze": (_slim_bn(True, False, False), "exp_train", {"freeze_bn_delay": 2}),
+    "bn_unfused_eval": (_slim_bn(False, False, True), "eval", {}),
     "eval_dense": (_dense_linear, "eval", {}),
     "eval_slim": (_slim_net, "eval", {}),
     "experimental_eval": (_slim_net, "exp_eval", {"weight_bits": 6, "symmetric": True}),

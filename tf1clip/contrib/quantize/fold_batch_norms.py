@@ -13,6 +13,7 @@ norms are not folded (``quantize_graph`` refuses them).
 """
 
 import collections
+import re
 
 from tf1clip.compat import _tf
 from tf1clip.compat._tf import tf
@@ -24,6 +25,7 @@ __all__ = ["FoldBatchNorms"]
 v1 = tf.compat.v1
 
 _GRADIENT = "FoldFusedBatchNormGrad"
+_BATCHNORM_RE = re.compile(r"^(.*)BatchNorm/batchnorm")
 
 
 @tf.RegisterGradient(_GRADIENT)
@@ -123,9 +125,9 @@ def _find_fused_batch_norms(graph):
     return matches
 
 
-def _corrections(match, freeze_batch_norm_delay):
+def _corrections(match, freeze_batch_norm_delay, context=""):
     graph = v1.get_default_graph()
-    with graph.name_scope("batch_norm_correction"):
+    with graph.name_scope(context + "batch_norm_correction"):
         recip_sigma_mv = tf.math.rsqrt(match.moving_variance_tensor + match.batch_epsilon)
         recip_sigma = tf.math.rsqrt(match.variance_tensor + match.batch_epsilon)
         scale = tf.identity(tf.math.divide(recip_sigma_mv, recip_sigma, name="scale_compute"), name="correction_scale")
@@ -186,12 +188,15 @@ def _clone_layer(layer_op, input_tensor, weight_tensor, batch_to_space_op):
 
 
 def FoldBatchNorms(graph, is_training, freeze_batch_norm_delay=None):
-    """Folds every fused batch norm TF 1.15 folded into the layer before it, in place.
+    """Folds every batch norm TF 1.15 folded into the layer before it, in place.
 
-    A batch norm's own ``is_training`` attribute chooses the training fold (``is_training`` is TF 1.15's
-    argument, which its fused fold did not read).
+    A fused batch norm's own ``is_training`` attribute chooses its fold; ``is_training`` chooses the unfused ones'.
     """
-    del is_training
+    _fold_fused(graph, freeze_batch_norm_delay)
+    _fold_unfused(graph, is_training, freeze_batch_norm_delay)
+
+
+def _fold_fused(graph, freeze_batch_norm_delay):
     for match in _find_fused_batch_norms(graph):
         scope, sep, _ = match.layer_op.name.rpartition("/")
         with graph.as_default(), graph.name_scope(scope + sep):
@@ -217,3 +222,185 @@ def FoldBatchNorms(graph, is_training, freeze_batch_norm_delay=None):
             folded = tf.raw_ops.Add(x=layer, y=bias, name="add_fold")
             if quantize.reroute(folded, match.output_tensor, None) == 0:
                 raise ValueError("Folding batch norms failed, %s had no outputs." % match.output_tensor.name)
+
+
+def batch_norm_groups(graph):
+    """The prefixes (``"conv1/"``) of the unfused slim batch norms (``<prefix>BatchNorm/batchnorm...`` ops)."""
+    found = []
+    for op in graph.get_operations():
+        m = _BATCHNORM_RE.search(op.name)
+        if m and not m.group(1).startswith(quantize.SKIPPED_PREFIXES) and m.group(1) not in found:
+            found.append(m.group(1))
+    return found
+
+
+def _find_matching_tensor(graph, suffix, scope):
+    """The output of the op ending with ``suffix`` whose name shares most components with ``scope``."""
+    parts = set(scope.split("/"))
+    counts = {}
+    for op in graph.get_operations():
+        if op.name.endswith(suffix):
+            shared = len(set(op.name.split("/")) & parts)
+            if shared > 0 or not scope:
+                counts[op.name] = shared
+    if not counts:
+        return None
+    return graph.get_tensor_by_name(max(counts, key=counts.get) + ":0")
+
+
+def _unfused_params(graph, context, has_scaling):
+    if v1.get_variable_scope().use_resource:
+        gamma, moving_var, moving_mean = (
+            "BatchNorm/%s/Read/ReadVariableOp" % n for n in ("gamma", "moving_variance", "moving_mean")
+        )
+    else:
+        gamma, moving_var, moving_mean = (
+            "BatchNorm/gamma",
+            "BatchNorm/moving_variance/read",
+            "BatchNorm/moving_mean/read",
+        )
+
+    def find(suffix):
+        return _find_matching_tensor(graph, suffix, context)
+
+    mean, variance = find("BatchNorm/moments/Squeeze"), find("BatchNorm/moments/Squeeze_1")
+    moving_mean_t, moving_var_t = find(moving_mean), find(moving_var)
+    epsilon = find("BatchNorm/batchnorm_1/add/y")
+    decay_mean, decay_var = find("BatchNorm/AssignMovingAvg/decay"), find("BatchNorm/AssignMovingAvg_1/decay")
+    gamma_t = find(gamma) if has_scaling else tf.ones(moving_mean_t.shape)
+    return _Match(
+        None,
+        None,
+        None,
+        None,
+        None,
+        gamma_t,
+        None,
+        mean,
+        variance,
+        moving_mean_t,
+        moving_var_t,
+        decay_mean,
+        decay_var,
+        epsilon,
+        None,
+    )
+
+
+def _assert_shapes_match(name, in_tensor, out_tensor):
+    if not in_tensor.get_shape().is_compatible_with(out_tensor.get_shape()):
+        raise ValueError(
+            "%s should not change tensor shape: input %s, output %s"
+            % (name, in_tensor.get_shape(), out_tensor.get_shape())
+        )
+
+
+def _clone(op, inputs, name):
+    """``op`` recomputed from ``inputs`` as TF 1.15's ``_OpCloner`` did (``Add``/``AddV2`` become ``Add``)."""
+    if op.type == "Mul":
+        return tf.multiply(inputs[0], inputs[1], name=name).op
+    if op.type in ("Add", "AddV2"):
+        return tf.raw_ops.Add(x=inputs[0], y=inputs[1], name=name).op
+    if op.type in ("Conv2D", "DepthwiseConv2dNative"):
+        in_shape, w_shape = inputs[0].get_shape(), inputs[1].get_shape()
+        if len(in_shape) != 4 or len(w_shape) != 4 or in_shape[3] != w_shape[2]:
+            raise ValueError("Incompatible shapes for op %s inputs: %s and %s" % (op.name, in_shape, w_shape))
+        if op.type == "Conv2D":
+            return tf.nn.conv2d(
+                inputs[0],
+                inputs[1],
+                strides=op.get_attr("strides"),
+                padding=op.get_attr("padding"),
+                data_format=op.get_attr("data_format").decode(),
+                name=name,
+            ).op
+        return v1.nn.depthwise_conv2d(
+            inputs[0], inputs[1], strides=op.get_attr("strides"), padding=op.get_attr("padding"), name=name
+        ).op
+    if op.type == "MatMul":
+        a_shape, b_shape = inputs[0].get_shape(), inputs[1].get_shape()
+        if len(a_shape) != 2 or len(b_shape) != 2 or a_shape[1] != b_shape[0]:
+            raise ValueError("Incompatible shapes for op %s inputs: %s and %s" % (op.name, a_shape, b_shape))
+        return tf.linalg.matmul(
+            inputs[0],
+            inputs[1],
+            transpose_a=op.get_attr("transpose_a"),
+            transpose_b=op.get_attr("transpose_b"),
+            name=name,
+        ).op
+    raise TypeError("Unsupported operation type: %s" % op.type)
+
+
+def _clone_with(op, name, replacements):
+    inputs = list(op.inputs)
+    for index, tensor in replacements:
+        inputs[index] = tensor
+    return _clone(op, inputs, name)
+
+
+def _create_folded_op(graph, context, has_scaling, freeze_batch_norm_delay, is_training):
+    prefix = context + "BatchNorm/batchnorm_1/"
+    mul_scale = graph.get_operation_by_name(prefix + ("mul_1" if has_scaling else "mul"))
+    op_below = mul_scale.inputs[0].op
+    batch_to_space = None
+    if op_below.type == "BatchToSpaceND":
+        batch_to_space, op_below = op_below, op_below.inputs[0].op
+    weights = op_below.inputs[1]
+    match = _unfused_params(graph, context, has_scaling)
+    scale = recip = offset = None
+    if is_training:
+        scale, recip, offset = _corrections(match, freeze_batch_norm_delay, context)
+    if op_below.type == "DepthwiseConv2dNative":
+        shape = weights.get_shape().as_list()[2:4]
+        factor = graph.get_operation_by_name(prefix + ("mul" if has_scaling else "Rsqrt"))
+        factor = tf.reshape(factor.outputs[0], shape, context + "scale_reshape")
+        if scale is not None:
+            scale = tf.reshape(scale, shape, context + "correction_reshape")
+            with graph.device(mul_scale.device):
+                weights = tf.multiply(scale, weights, context + "correction_mult")
+        mul_fold = _clone_with(mul_scale, context + "mul_fold", [(0, weights), (1, factor)])
+    elif op_below.type in ("Conv2D", "MatMul"):
+        if scale is not None:
+            with graph.device(mul_scale.device):
+                weights = tf.multiply(scale, weights, context + "correction_mult")
+        mul_fold = _clone_with(mul_scale, context + "mul_fold", [(0, weights)])
+    else:
+        raise ValueError("Cannot handle operation of type: %s" % op_below.type)
+    _assert_shapes_match("mul_fold", mul_fold.inputs[0], mul_fold.outputs[0])
+    folded_layer = _clone_with(op_below, op_below.name + "_Fold", [(1, mul_fold.outputs[0])])
+    add_shift = graph.get_operation_by_name(prefix + "add_1")
+    output = folded_layer.outputs[0]
+    if batch_to_space is not None:
+        output = tf.batch_to_space(
+            output, batch_to_space.inputs[1], batch_to_space.inputs[2], name=batch_to_space.name + "_Fold"
+        )
+    if offset is not None:
+        with graph.device(folded_layer.device):
+            output = tf.multiply(recip, output, context + "post_conv_mul")
+            output = tf.raw_ops.Add(x=output, y=offset, name=context + "correction_add")
+    add_fold = _clone_with(add_shift, context + "add_fold", [(0, output)])
+    _assert_shapes_match("add_fold", add_fold.inputs[0], add_fold.outputs[0])
+    return add_shift, add_fold
+
+
+def _fold_unfused(graph, is_training, freeze_batch_norm_delay):
+    consumers_of = quantize.InputToOps(graph)
+    for bn in batch_norm_groups(graph):
+        rsqrt = graph.get_operation_by_name(bn + "BatchNorm/batchnorm_1/Rsqrt")
+        has_scaling = sum(1 for op in consumers_of.consumers(rsqrt) if op.type == "Mul") == 1
+        if not graph.get_operation_by_name(bn + "BatchNorm/batchnorm_1/add_1").outputs[0].consumers():
+            continue
+        original, folded = _create_folded_op(graph, bn, has_scaling, freeze_batch_norm_delay, is_training)
+        activation = None
+        for suffix in ("Relu6", "Relu", "Identity"):
+            try:
+                activation = graph.get_operation_by_name(bn + suffix)
+                break
+            except KeyError:
+                pass
+        if activation is None:
+            found = re.search(r"^(.*)/([^/]+)", bn) if bn else None
+            context = found.group(1) + "/" if found else ""
+            activation = graph.get_operation_by_name(context + "AddV2")
+        if quantize.reroute(folded.outputs[0], original.outputs[0], [activation]) != 1:
+            raise ValueError("Unexpected inputs to op: %s" % activation.name)

@@ -19,7 +19,7 @@ from tf1clip.compat._tf import tf
 from tf1clip.contrib.quantize import quant_ops
 from tf1clip.contrib.quantize.graph_matcher import GraphMatcher, OneofPattern, OpTypePattern
 
-__all__ = ["Quantize", "quantization_step", "reroute"]
+__all__ = ["InputToOps", "Quantize", "quantization_step", "reroute"]
 
 v1 = tf.compat.v1
 
@@ -37,7 +37,7 @@ _LayerMatch = collections.namedtuple(
 )
 
 
-class _InputToOps:
+class InputToOps:
     """Consumers of each tensor of a graph, as of construction (ops under :data:`SKIPPED_PREFIXES` left out)."""
 
     def __init__(self, graph):
@@ -293,7 +293,7 @@ def Quantize(
     """
     if scope and not scope.endswith("/"):
         scope += "/"
-    consumers_of = _InputToOps(graph)
+    consumers_of = InputToOps(graph)
     quantized = set()
     common = dict(ema_decay=ema_decay, quant_delay=quant_delay, vars_collection=vars_collection, symmetric=symmetric)
     for match in _find_layers(graph):
@@ -377,7 +377,7 @@ def Quantize(
 def _quantize_activation_layers(
     quantized, graph, is_training, activation_bits, ema_decay, quant_delay, vars_collection, scope
 ):
-    consumers_of = _InputToOps(graph)
+    consumers_of = InputToOps(graph)
     for op in graph.get_operations():
         if _quantizable_after(op, quantized):
             _insert_quant_op(

@@ -2,12 +2,9 @@
 
 Each rewrites a ``tf.compat.v1`` graph in place for quantization-aware training or evaluation: the fake-quant
 ops, their ``min``/``max`` variables and the ``quant_delay`` gating TF 1.15 inserted, with its names
-(:mod:`tf1clip.contrib.quantize.quantize`), after folding fused batch norms into the layers before them
-(:mod:`tf1clip.contrib.quantize.fold_batch_norms`). Folding unfused batch norms (slim's ``BatchNorm/batchnorm``
-ops) is not re-created: such a graph raises ``NotImplementedError`` rather than quantizing differently.
+(:mod:`tf1clip.contrib.quantize.quantize`), after folding batch norms into the layers before them
+(:mod:`tf1clip.contrib.quantize.fold_batch_norms`).
 """
-
-import re
 
 from tf1clip.compat._tf import tf
 from tf1clip.contrib import _manifest
@@ -86,7 +83,6 @@ _TRAINING_OPS = frozenset(
         )
     ]
 )
-_BATCHNORM_RE = re.compile(r"^(.*)BatchNorm/batchnorm")
 
 
 def _check_graph(graph):
@@ -96,17 +92,6 @@ def _check_graph(graph):
     found = types & _TRAINING_OPS
     if found:
         raise ValueError("Training op found in graph, exiting %s" % found)
-    unfused = sorted(
-        op.name
-        for op in graph.get_operations()
-        if _BATCHNORM_RE.search(op.name) and not op.name.startswith(quantize.SKIPPED_PREFIXES)
-    )
-    if unfused:
-        raise NotImplementedError(
-            "tf1clip.contrib.quantize does not re-create TF 1.15's folding of unfused batch norms; the graph has "
-            "one (%s). Quantizing it without folding would not compute TF 1.15's numbers: use a fused batch norm "
-            "(fused=True or None), or keep this program on TensorFlow 1.15." % unfused[0]
-        )
 
 
 def _check_bits(name, value):
@@ -161,7 +146,6 @@ def create_training_graph(input_graph=None, quant_delay=0):
 
     Raises:
       ValueError: the graph already has training ops.
-      NotImplementedError: the graph has an unfused slim batch norm (its folding is not re-created).
     """
     _create_graph(input_graph=input_graph, is_training=True, quant_delay=quant_delay, freeze_bn_delay=None)
 
