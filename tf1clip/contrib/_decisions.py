@@ -149,7 +149,7 @@ DECISIONS: Dict[str, Decision] = {
     ),
     "tf.contrib.staging": _tf("use tf.data (prefetch_to_device) or tf.raw_ops.Stage / Unstage (the StagingArea ops)"),
     "tf.contrib.predictor": _tf("use tf.saved_model.load (or tf.compat.v1.saved_model.load in a Session)"),
-    # Re-created (2026-12): the four functions, with fused batch-norm folding (not the unfused one).
+    # Re-created (2026-12): the four functions, with batch-norm folding.
     "tf.contrib.quantize": _tf1clip(
         "tf1clip.contrib.quantize re-creates TF 1.15's four graph-rewrite functions (docs/quantize.rst), not this "
         "name; quantization-aware training of Keras models is in the tensorflow-model-optimization package "

@@ -932,8 +932,8 @@ TABLE: Tuple[Row, ...] = (
             ),
             ("tf.contrib.quantize", "tf.contrib.quantize.python.quantize_graph"),
             graph=True,
-            differences="Folding of unfused (slim BatchNorm/batchnorm) batch norms is not re-created: such a graph "
-            "raises NotImplementedError (docs/quantize.rst).",
+            differences="An input_graph that is not a tf.Graph, arguments of the wrong type and bit widths outside "
+            "2-16 raise TypeError/ValueError when the rewrite starts (docs/quantize.rst).",
         ),
         Row(_C + ".tfprof", _C + ".tfprof.model_analyzer", ("model_analyzer",), ("tf.contrib.tfprof",)),
         Row(_C + ".tfprof", _C + ".tfprof.tfprof_logger", ("tfprof_logger",), ("tf.contrib.tfprof",)),

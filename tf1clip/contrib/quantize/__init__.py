@@ -3,8 +3,7 @@
 
 ``create_training_graph``, ``create_eval_graph``, ``experimental_create_training_graph`` and
 ``experimental_create_eval_graph`` insert TF 1.15's fake-quant ops, range variables and ``quant_delay`` gating,
-with its names, after folding fused batch norms as TF 1.15 did. Folding unfused (slim ``BatchNorm/batchnorm``)
-batch norms is not re-created: such a graph raises ``NotImplementedError``.
+with its names, after folding batch norms (fused, and slim's unfused ones) as TF 1.15 did.
 """
 
 from tf1clip.contrib import _manifest

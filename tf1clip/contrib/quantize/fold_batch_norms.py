@@ -1,5 +1,4 @@
-"""Folding fused batch norms into the layer before them (TF 1.15's ``contrib/quantize/python/fold_batch_norms.py``,
-its fused half).
+"""Folding batch norms into the layer before them (TF 1.15's ``contrib/quantize/python/fold_batch_norms.py``).
 
 A ``FusedBatchNorm``/``FusedBatchNormV3`` after a ``Conv2D``, ``DepthwiseConv2dNative`` or ``MatMul`` (through an
 optional ``BatchToSpaceND``, ``Identity`` or, for ``MatMul``, ``Reshape``) is replaced, as TF 1.15 did, by the
@@ -8,8 +7,11 @@ plus the folded bias ``beta - mean * gamma / sqrt(var + eps)`` (``<scope>/add_fo
 1.15). A batch norm in training mode folds the batch statistics (the variance without Bessel's correction) and
 adds TF 1.15's correction (``BatchNorm_Fold/batch_norm_correction``: the weights scaled by
 ``sigma_batch / sigma_moving``, undone after the layer until ``freeze_bn_delay``, from which on the moving
-statistics are used and no longer updated); its gradient is TF 1.15's ``FoldFusedBatchNormGrad``. Unfused batch
-norms are not folded (``quantize_graph`` refuses them).
+statistics are used and no longer updated); its gradient is TF 1.15's ``FoldFusedBatchNormGrad``.
+
+An unfused slim batch norm (``<prefix>BatchNorm/batchnorm_1/...`` ops) is folded the same way, found by its op names
+as TF 1.15 found it (``<prefix>mul_fold``, ``<layer>_Fold``, ``<prefix>add_fold``); there the rewrite's
+``is_training`` chooses the correction.
 """
 
 import collections
