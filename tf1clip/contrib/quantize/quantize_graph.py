@@ -14,75 +14,16 @@ __all__ = _manifest.names_of(__name__)
 
 v1 = tf.compat.v1
 
+_APPLY = "Adagrad AdagradDA Adam AddSign CenteredRMSProp Ftrl FtrlV2 GradientDescent Momentum PowerSign"
+_PROXIMAL = " ProximalAdagrad ProximalGradientDescent RMSProp"
+_SPARSE = "Adadelta Adagrad AdagradDA CenteredRMSProp Ftrl FtrlV2 Momentum" + _PROXIMAL
 _TRAINING_OPS = frozenset(
-    [
-        "Apply" + name
-        for name in (
-            "Adagrad",
-            "AdagradDA",
-            "Adam",
-            "AddSign",
-            "CenteredRMSProp",
-            "Ftrl",
-            "FtrlV2",
-            "GradientDescent",
-            "Momentum",
-            "PowerSign",
-            "ProximalAdagrad",
-            "ProximalGradientDescent",
-            "RMSProp",
-        )
-    ]
-    + [
-        "ResourceApply" + name
-        for name in (
-            "Adadelta",
-            "Adagrad",
-            "AdagradDA",
-            "Adam",
-            "AddSign",
-            "CenteredRMSProp",
-            "Ftrl",
-            "FtrlV2",
-            "GradientDescent",
-            "Momentum",
-            "PowerSign",
-            "ProximalAdagrad",
-            "ProximalGradientDescent",
-            "RMSProp",
-        )
-    ]
-    + [
-        "ResourceSparseApply" + name
-        for name in (
-            "Adadelta",
-            "Adagrad",
-            "AdagradDA",
-            "CenteredRMSProp",
-            "Ftrl",
-            "FtrlV2",
-            "Momentum",
-            "ProximalAdagrad",
-            "ProximalGradientDescent",
-            "RMSProp",
-        )
-    ]
-    + [
-        "SparseApply" + name
-        for name in (
-            "Adadelta",
-            "Adagrad",
-            "AdagradDA",
-            "CenteredRMSProp",
-            "Ftrl",
-            "FtrlV2",
-            "Momentum",
-            "ProximalAdagrad",
-            "ProximalGradientDescent",
-            "RMSProp",
-        )
-    ]
+    ["Apply" + n for n in (_APPLY + _PROXIMAL).split()]
+    + ["ResourceApply" + n for n in ("Adadelta " + _APPLY + _PROXIMAL).split()]
+    + ["ResourceSparseApply" + n for n in _SPARSE.split()]
+    + ["SparseApply" + n for n in _SPARSE.split()]
 )
+"""TF 1.15's list of the optimizer ops whose presence means the gradients are already built."""
 
 
 def _check_graph(graph):
