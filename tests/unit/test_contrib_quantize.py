@@ -224,3 +224,22 @@ def test_public_names():
             "experimental_create_training_graph",
         ]
     )
+
+
+def test_quant_delay_with_control_flow_v2(graph):
+    """With control flow v2 (TF 2 behavior) the delay is a v2 cond, which TF 1.15 built too in that mode: the first
+    run is float, the next ones quantized, and the step counts the runs."""
+    x = v1.placeholder(tf.float32, [None, 2])
+    w = v1.get_variable("fc/kernel", initializer=[[0.3, -0.7], [1.1, 0.2]])
+    y = tf.nn.relu6(tf.matmul(x, w, name="fc/MatMul"), name="fc/Relu6")
+    quantize.create_training_graph(quant_delay=2)
+    assert {"If", "StatelessIf"} & {op.type for op in graph.get_operations()}
+    feed = {x: [[0.5, -1.0], [0.25, 0.75]]}
+    exact = np.maximum(np.dot(feed[x], [[0.3, -0.7], [1.1, 0.2]]), 0)
+    with v1.Session() as sess:
+        sess.run(v1.global_variables_initializer())
+        runs = [sess.run(y, feed) for _ in range(3)]
+        assert _values(sess, "fake_quantization_step") == [3.0]
+    np.testing.assert_allclose(runs[0], exact, rtol=1e-6)
+    for run in runs[1:]:
+        assert not np.allclose(run, exact, rtol=1e-6, atol=0)
