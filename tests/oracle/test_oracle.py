@@ -149,6 +149,8 @@ def test_every_promised_api_has_a_program():
         "tf.contrib.crf.crf_log_likelihood",
         "tf.contrib.crf.crf_decode",
         "tf.contrib.crf.viterbi_decode",
+        "tf.contrib.quantize.create_training_graph(quant_delay=",
+        "tf.contrib.quantize.create_eval_graph()",
         "tfd.kl_divergence",
         "keras.layers.Embedding",
         "nest.map_structure",

@@ -63,14 +63,12 @@ CONTRIB_ESTIMATOR_WITHOUT_DROP_IN = {"replicate_model_fn", "TowerOptimizer"}
 # What no maintained package provides: the ERRORs each file must (and may only) get,
 # as {file: {module: names that must be among the reported symbols}}.
 EXPECTED_ERRORS = {
-    "delta_solver.py": {"contrib.quantize": {"create_training_graph"}},
     "mnist_replicate_model_fn.py": {"contrib.estimator": CONTRIB_ESTIMATOR_WITHOUT_DROP_IN},
     # The deprecated summary ops took a tensor of tags; tf.compat.v1.summary's take one scoped name.
     "slim_train_image_classifier.py": {"contrib.deprecated": {"histogram_summary", "scalar_summary"}},
 }
 # A successor each such ERROR must name, where one exists.
 SUCCESSORS = {
-    "contrib.quantize": "tensorflow-model-optimization",
     "contrib.rnn": "tf.compat.v1.nn.rnn_cell",
     "contrib.estimator": "tf.distribute.MirroredStrategy",
     "contrib.deprecated": "tf.compat.v1.summary.histogram",

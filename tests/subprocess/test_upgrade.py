@@ -891,6 +891,6 @@ def test_every_rewrite_target_exists_in_tf1clip_contrib():
         "tf.contrib.rnn.LSTMCell",
         "tf.contrib.layers.python.layers.target_column",  # its feature_column module is re-created (learn)
         "tf.contrib.layers.python.layers.encoders.bow_encoder",
-        "tf.contrib.quantize",
+        "tf.contrib.model_pruning",
     ):
         assert _routes.supported(missing) is None, missing

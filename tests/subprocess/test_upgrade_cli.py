@@ -135,7 +135,7 @@ def test_report_layout(tmp_path, capsys):
     source = """\
         import tensorflow as tf
         x = tf.placeholder(tf.float32)
-        y = tf.contrib.quantize.create_eval_graph(x)
+        y = tf.contrib.model_pruning.get_masks()
         opt = tf.train.AdamOptimizer(0.1)
         """
     status, out, report = _report_run(tmp_path, capsys, source)

@@ -165,7 +165,7 @@ def test_log_lines_count_the_code_cells_lines(tmp_path):
     cells = [
         markdown("text\n"),
         code("import tensorflow as tf\nfrom tensorflow.contrib import rnn\n"),
-        code("%matplotlib inline\nq = tf.contrib.quantize.create_training_graph()\n"),
+        code("%matplotlib inline\nq = tf.contrib.model_pruning.get_masks()\n"),
     ]
     result, _, _ = _convert(tmp_path, cells)
     assert [(e.line, e.col) for e in result.errors] == [(4, 4)]

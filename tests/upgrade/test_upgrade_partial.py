@@ -116,7 +116,7 @@ def main(_):
             _, value = sess.run([train_op, loss], {x: np.ones((8, 4)), y: np.ones((8, 1))})
             if step % 10 == 0:
                 print "step %d: %f" % (step, value)
-    q = tf.contrib.quantize.create_training_graph()
+    q = tf.contrib.model_pruning.get_masks()
 
 
 if __name__ == "__main__":
@@ -134,9 +134,9 @@ def test_a_training_script_with_one_unparsable_line_converts_around_it(tmp_path)
     errors = _errors(result)
     assert errors[0][0] == bad and errors[0][1].startswith("Could not parse this line, left unchanged (SyntaxError: ")
     assert errors[0][1].endswith(": 'print \"loss:\" %'; the rest of the file was converted.")
-    # The other ERROR (tf.contrib.quantize has no TF 2 home) is at its own line, as in the input.
+    # The other ERROR (tf.contrib.model_pruning has no TF 2 home) is at its own line, as in the input.
     assert [line for line, _ in errors[1:]] == [
-        TRAIN_PY2.split("\n").index("    q = tf.contrib.quantize.create_training_graph()") + 1
+        TRAIN_PY2.split("\n").index("    q = tf.contrib.model_pruning.get_masks()") + 1
     ]
     assert '\n    print "loss:" %\n' in new
     for converted in (

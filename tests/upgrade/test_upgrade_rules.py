@@ -147,7 +147,7 @@ def test_an_unprovided_contrib_import_goes_once_every_use_is_converted():
         import tensorflow as tf
         from tensorflow.contrib import tpu as contrib_tpu
         from tensorflow.contrib.framework import sort
-        from tensorflow.contrib.quantize import create_eval_graph
+        from tensorflow.contrib.model_pruning import get_masks
         opt = contrib_tpu.CrossShardOptimizer(tf.train.AdamOptimizer(0.1))
         order = sort(x)
         """)
@@ -339,7 +339,7 @@ def test_a_run_time_name_of_a_module_tf1clip_does_not_complete_stays_an_error():
 
 def test_one_error_per_symbol_and_line():
     result = upgrade(
-        "import tensorflow as tf\nx = tf.contrib.quantize.create_eval_graph(g)\n"
+        "import tensorflow as tf\nx = tf.contrib.model_pruning.get_masks()\n"
         "y = tf.contrib.image.single_image_random_dot_stereograms(d)\nw = tf.contrib.image.adjust_hsv_in_yiq(i, 0.1)\n"
     )
     errors = upgrade_issues(result)

@@ -169,7 +169,7 @@ def test_a_rename_to_a_name_tensorflow_2_dropped_goes_to_the_listings_core_name_
         ("tf.contrib.graph_editor.reroute_ts", "no maintained successor"),
         ("tf.contrib.image.single_image_random_dot_stereograms", "no maintained successor"),
         (
-            "tf.contrib.quantize.create_training_graph",
+            "tf.contrib.model_pruning.apply_mask",
             "(install: python3 -m pip install tensorflow-model-optimization)",
         ),
     ],

@@ -465,6 +465,26 @@ def op_is_stateful(op_type):
     return op_def is not None and op_def.is_stateful
 
 
+def update_op_input(op, index, tensor):
+    """Makes input ``index`` of the graph op ``op`` read ``tensor`` (a graph rewrite, in place).
+
+    ``Operation._update_input``: tf1clip.contrib.quantize reroutes consumers to the fake-quant ops it inserts, as
+    TF 1.15's ``contrib/quantize`` did. Checked on TF 2.15, 2.21. Public replacement: none (graph editing left
+    TensorFlow with ``tf.contrib.graph_editor``).
+    """
+    op._update_input(index, tensor)
+
+
+def set_op_attr(op, name, attr_value):
+    """Sets the attribute ``name`` of the graph op ``op`` to the ``AttrValue`` ``attr_value``, in place.
+
+    ``Operation._set_attr``: tf1clip.contrib.quantize gives a folded batch norm TF 1.15's gradient
+    (``_gradient_op_type``) after the op exists. Checked on TF 2.15, 2.21. Public replacement:
+    ``Graph.gradient_override_map``, which acts only on ops created inside it.
+    """
+    op._set_attr(name, attr_value)
+
+
 # (object or class path, attribute) for every private name above.
 PRIVATE_NAMES = [
     ("tensorflow.compat.v1.train.experimental.MixedPrecisionLossScaleOptimizer", "_doing_dynamic_loss_scaling"),
@@ -508,6 +528,8 @@ PRIVATE_NAMES = [
     ("tensorflow.python.framework.op_def_registry", "get"),
     ("tensorflow.python.ops.weights_broadcast_ops", "broadcast_weights"),
     ("tensorflow.python.saved_model.loader_impl", "parse_saved_model"),
+    ("tensorflow.Operation", "_update_input"),
+    ("tensorflow.Operation", "_set_attr"),
 ]
 
 # (class path, attribute) for the private attributes that instances get in ``__init__``.

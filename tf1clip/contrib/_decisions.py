@@ -169,12 +169,12 @@ DECISIONS: Dict[str, Decision] = {
     "tf.contrib.gan": _tf1clip(
         "TF-GAN 2.1.0 (tensorflow_gan), which tf1clip.contrib.gan routes to, has no such name", "gan"
     ),
-    # Not re-created (2026-12): their TF 2 successors, or the package that carries the technique on.
-    "tf.contrib.quantize": _package(
-        "no graph-rewrite successor exists for tf.compat.v1 graphs: quantization-aware training moved to Keras "
-        "models in the tensorflow-model-optimization package (tfmot.quantization.keras.quantize_model)",
-        "tensorflow-model-optimization",
+    "tf.contrib.quantize": _tf1clip(
+        "tf1clip.contrib.quantize re-creates TF 1.15's four graph-rewrite functions (docs/quantize.rst), not this "
+        "name; quantization-aware training of Keras models is in the tensorflow-model-optimization package "
+        "(tfmot.quantization.keras.quantize_model)"
     ),
+    # Not re-created (2026-12): the package that carries the technique on.
     "tf.contrib.model_pruning": _package(
         "pruning moved to Keras models in the tensorflow-model-optimization package "
         "(tfmot.sparsity.keras.prune_low_magnitude)",

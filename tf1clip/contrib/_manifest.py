@@ -631,6 +631,7 @@ TABLE: Tuple[Row, ...] = (
     + _submodules(_C, "legacy_seq2seq", "cudnn_rnn", tf_paths=("tf.contrib",), keras2=True, separate_import=True)
     + _submodules(_C, "seq2seq", tf_paths=("tf.contrib",), keras2=True)
     + _submodules(_C, "crf", tf_paths=("tf.contrib",))
+    + _submodules(_C, "quantize", tf_paths=("tf.contrib",))
     + _submodules(_C, "losses", "metrics", extra="slim")
     + _submodules(_C, "gan", extra="gan")
     + _submodules(_C, "learn", tf_paths=("tf.contrib",), separate_import=True)
@@ -1009,6 +1010,20 @@ TABLE: Tuple[Row, ...] = (
             differences="The three cells are cell-like objects, not RNNCell subclasses (no Keras needed).",
         ),
         Row(_C + ".crf", _C + ".crf.crf", ("viterbi_decode",), ("tf.contrib.crf", "tf.contrib.crf.python.ops.crf")),
+        Row(
+            _C + ".quantize",
+            _C + ".quantize.quantize_graph",
+            (
+                "create_eval_graph",
+                "create_training_graph",
+                "experimental_create_eval_graph",
+                "experimental_create_training_graph",
+            ),
+            ("tf.contrib.quantize", "tf.contrib.quantize.python.quantize_graph"),
+            graph=True,
+            differences="An input_graph that is not a tf.Graph, arguments of the wrong type and bit widths outside "
+            "2-16 raise TypeError/ValueError when the rewrite starts (docs/quantize.rst).",
+        ),
         Row(_C + ".tfprof", _C + ".tfprof.model_analyzer", ("model_analyzer",), ("tf.contrib.tfprof",)),
         Row(_C + ".tfprof", _C + ".tfprof.tfprof_logger", ("tfprof_logger",), ("tf.contrib.tfprof",)),
         Row(

@@ -7,7 +7,7 @@ from tensorflow.contrib.opt import DelayCompensatedGradientDescentOptimizer
 x = tf.placeholder(tf.float32, [None, 8])
 lstm = cudnn_rnn.CudnnLSTM(1, 16)
 gan_model = tfgan.gan_model(None, None, real_data=x, generator_inputs=x)
-tf.contrib.quantize.create_training_graph(quant_delay=100)
+tf.contrib.model_pruning.apply_mask(x)
 estimator = tf.contrib.timeseries.ARRegressor(periodicities=[], input_window_size=2, output_window_size=1, num_features=1)
 optimizer = getattr(tf.contrib.opt, "DelayCompensatedGradientDescentOptimizer")(0.1)
 lazy = DelayCompensatedGradientDescentOptimizer(0.1)
