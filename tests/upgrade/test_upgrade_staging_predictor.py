@@ -11,7 +11,7 @@ pytestmark = pytest.mark.filterwarnings("ignore:visit_.* is deprecated:Deprecati
 CONVERTED = [
     (
         "area = tf.contrib.staging.StagingArea([tf.float32], shapes=[[2]])\nput = area.put([x])",
-        "import tf1clip.contrib.staging\n"
+        "import tf1clip.contrib\n"
         "area = tf1clip.contrib.staging.StagingArea([tf.float32], shapes=[[2]])\nput = area.put([x])",
     ),
     (
@@ -20,7 +20,7 @@ CONVERTED = [
     ),
     (
         "p = tf.contrib.predictor.from_saved_model(export_dir, signature_def_key='logits')",
-        "import tf1clip.contrib.predictor\n"
+        "import tf1clip.contrib\n"
         "p = tf1clip.contrib.predictor.from_saved_model(export_dir, signature_def_key='logits')",
     ),
     (

@@ -22,6 +22,9 @@ fixed (docs/contrib.rst):
   saveables and compatible cells), re-created on ``tf.compat.v1.nn.rnn_cell`` (docs/rnn.rst; they need Keras 2)
 * ``crf``: TF 1.15's linear-chain CRF, re-created (docs/rnn.rst)
 * ``image``: TF 1.15's image transforms, warps and matching, re-created (docs/contrib.rst)
+* ``quantize``: TF 1.15's fake-quant graph rewrite with batch-norm folding, re-created (docs/quantize.rst)
+* ``staging`` (``StagingArea``) and ``predictor`` (``from_saved_model``, ``from_estimator``, ...), re-created
+  (docs/contrib.rst)
 * ``learn``: TF 1.15's ``tf.contrib.learn`` ``Estimator``, ``RunConfig``, ``Experiment``, ``learn_runner``,
   ``preprocessing.VocabularyProcessor`` ... on ``tf1clip.estimator`` (docs/learn.rst)
 

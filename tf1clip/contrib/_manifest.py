@@ -536,7 +536,7 @@ _LAYERS_FC_ROWS = (
 
 _PRED = _C + ".predictor"
 # tf.contrib.staging and tf.contrib.predictor (TF 1.15): docs/contrib.rst, "staging and predictor".
-_STAGING_PREDICTOR_ROWS = (
+_STAGING_PREDICTOR_ROWS = _submodules(_C, "staging", "predictor", tf_paths=("tf.contrib",)) + (
     Row(
         _C + ".staging",
         _C + ".staging",
