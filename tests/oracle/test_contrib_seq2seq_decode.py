@@ -25,10 +25,10 @@ from tf1clip.contrib.seq2seq import beam_search_ops, loss
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 DATA = os.path.join(os.path.dirname(HERE), "data", "tf115_seq2seq_decode")
-sys.path.insert(0, DATA)
 
-import cases  # noqa: E402
-from helpers import assert_matches_recorded  # noqa: E402
+from helpers import assert_matches_recorded, load_cases  # noqa: E402
+
+cases = load_cases(DATA)
 
 with open(os.path.join(DATA, "refs.json")) as _f:
     REFS = json.load(_f)

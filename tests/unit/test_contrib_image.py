@@ -9,21 +9,17 @@ NumPy flood fill and the bad inputs' messages against the argument they name.
 
 import json
 import os
-import sys
 
 import numpy as np
 import pytest
 import tensorflow as tf
 
+from helpers import load_cases
 from tf1clip.contrib import image
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(os.path.dirname(HERE), "data", "tf115_image")
-sys.path.insert(0, DATA)
-
-import cases  # noqa: E402
-
-sys.path.remove(DATA)
+cases = load_cases(DATA)
 
 with open(os.path.join(DATA, "refs.json")) as _f:
     REFS = json.load(_f)

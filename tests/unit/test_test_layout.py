@@ -1,6 +1,7 @@
 """The test suite's layout: every test module in one folder of tests/conftest.py's FOLDERS, each basename once
 (pytest's default rootdir import mode imports a module by its basename), workers beside the tests that start them."""
 
+import ast
 import collections
 import os
 
@@ -29,6 +30,22 @@ def test_every_test_module_is_in_a_folder_of_conftest():
 def test_no_two_test_modules_share_a_basename():
     names = collections.Counter(os.path.basename(p) for p in _python_files() if os.path.dirname(p))
     assert not [n for n, count in names.items() if count > 1]
+
+
+def test_no_test_module_imports_a_cases_file_by_its_bare_name():
+    """``tests/data/*/cases.py`` share one basename: in one pytest process ``import cases`` gives every importer
+    the first one imported (``helpers.load_cases`` gives each its own). Workers run in processes of their own."""
+    bare = []
+    for path in (p for p in _python_files() if os.path.basename(p).startswith("test_")):
+        with open(os.path.join(TESTS, path)) as f:
+            tree = ast.parse(f.read())
+        for node in tree.body:
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom) and node.level == 0:
+                names = [node.module]
+            if "cases" in names:
+                bare.append("%s:%d" % (path, node.lineno))
+    assert not bare, "use helpers.load_cases(directory): %s" % bare
 
 
 def test_workers_and_cases_sit_beside_process_starting_tests():
