@@ -1,0 +1,72 @@
+"""What the held-out sample of 2026-12-02 (benchmarks/RESULTS.md) found: contrib members that TF 2 has under
+another name convert in every spelling, keyword arguments included, and leave no ERROR.
+
+Snippets written here in the style of the sampled files (no sampled code).
+"""
+
+import ast
+
+import pytest
+
+from tf1clip.upgrade import upgrade_source
+
+
+def _converted(source):
+    result = upgrade_source("import tensorflow as tf\n" + source, target="modern")
+    errors = [e for e in result.log if e.severity == "ERROR"]
+    assert not errors, (errors, result.text)
+    assert "tensorflow.contrib" not in result.text and "tf.contrib" not in result.text, result.text
+    return result.text
+
+
+def _calls(text):
+    """{assigned name: the call's source} for ``name = call(...)`` and bare calls (keyed by line)."""
+    got = {}
+    for node in ast.parse(text).body:
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+            got[node.targets[0].id] = ast.unparse(node.value)
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+            got[node.lineno] = ast.unparse(node.value)
+    return got
+
+
+SPELLINGS = {
+    "chain": ("", "tf.contrib.{module}."),
+    "module alias": ("from tensorflow.contrib import {module} as contrib_{module}\n", "contrib_{module}."),
+    "member import": ("from tensorflow.contrib.{module} import {name}\n", ""),
+}
+
+
+@pytest.mark.parametrize("spelling", sorted(SPELLINGS))
+def test_confusion_matrix_becomes_tf_compat_v1_math_confusion_matrix(spelling):
+    """TF 1.15's contrib confusion_matrix called tf.confusion_matrix with its own (the v1) argument order."""
+    header, prefix = SPELLINGS[spelling]
+    fmt = dict(module="metrics", name="confusion_matrix")
+    text = _converted(
+        header.format(**fmt)
+        + "matrix = {p}confusion_matrix(y_real, y_pred)\n".format(p=prefix.format(**fmt))
+        + "typed = {p}confusion_matrix(y_real, y_pred, 6, tf.int64, 'cm')\n".format(p=prefix.format(**fmt))
+    )
+    calls = _calls(text)
+    assert calls["matrix"] == "tf.compat.v1.math.confusion_matrix(y_real, y_pred)", text
+    assert calls["typed"] == "tf.compat.v1.math.confusion_matrix(y_real, y_pred, 6, tf.int64, 'cm')", text
+
+
+@pytest.mark.parametrize("spelling", sorted(SPELLINGS))
+def test_init_from_checkpoint_becomes_tf_compat_v1_train_with_its_keyword(spelling):
+    """contrib's init_from_checkpoint(checkpoint_dir, assignment_map) is tf.compat.v1.train's
+    (ckpt_dir_or_file, assignment_map): positional calls keep their arguments, the keyword is renamed."""
+    header, prefix = SPELLINGS[spelling]
+    fmt = dict(module="framework", name="init_from_checkpoint")
+    p = prefix.format(**fmt)
+    text = _converted(
+        header.format(**fmt)
+        + "if weights:\n    %sinit_from_checkpoint(weights, {'Network/': 'Network/'})\n" % p
+        + "restored = %sinit_from_checkpoint(checkpoint_dir=ckpt, assignment_map=amap)\n" % p
+    )
+    tree = ast.parse(text)
+    positional = next(n for n in ast.walk(tree) if isinstance(n, ast.If)).body[0].value
+    assert ast.unparse(positional) == "tf.compat.v1.train.init_from_checkpoint(weights, {'Network/': 'Network/'})"
+    assert _calls(text)["restored"] == (
+        "tf.compat.v1.train.init_from_checkpoint(ckpt_dir_or_file=ckpt, assignment_map=amap)"
+    ), text
