@@ -70,3 +70,33 @@ def test_init_from_checkpoint_becomes_tf_compat_v1_train_with_its_keyword(spelli
     assert _calls(text)["restored"] == (
         "tf.compat.v1.train.init_from_checkpoint(ckpt_dir_or_file=ckpt, assignment_map=amap)"
     ), text
+
+
+def test_multivariate_normal_diag_becomes_tf1clip_in_every_spelling():
+    """The one contrib distribution of the sample TF 2 lacks: tf1clip.contrib.distributions re-creates it; the
+    names tf.compat.v1.distributions has stay there, through the same module alias."""
+    text = _converted(
+        "from tensorflow.contrib.distributions import MultivariateNormalDiag\n"
+        "from tensorflow.contrib import distributions as ds\n"
+        "tfd = tf.contrib.distributions\n"
+        "policy = tf.contrib.distributions.MultivariateNormalDiag(loc=mu, scale_diag=sigma)\n"
+        "latent = MultivariateNormalDiag(loc, scale_diag, name=name)\n"
+        "noise = tfd.MultivariateNormalDiag(loc=np.zeros(1), scale_diag=s * np.ones(1))\n"
+        "prior = tfd.Normal(0.0, 1.0)\n"
+        "other = ds.MultivariateNormalDiag(mu, sigma)\n"
+    )
+    calls = _calls(text)
+    assert calls["policy"] == "tf1clip.contrib.distributions.MultivariateNormalDiag(loc=mu, scale_diag=sigma)", text
+    assert calls["prior"] == "tf.compat.v1.distributions.Normal(0.0, 1.0)", text
+    assert calls["latent"].startswith("MultivariateNormalDiag(") and calls["noise"].startswith("tfd."), text
+    assert "from tf1clip.contrib.distributions import MultivariateNormalDiag" in text, text
+    assert "tfd = tf1clip.contrib.distributions" in text and "\nimport tf1clip.contrib" in text, text
+    assert "from tf1clip.contrib import distributions as ds" in text, text
+
+
+def test_other_contrib_distributions_still_name_tensorflow_probability():
+    result = upgrade_source(
+        "import tensorflow as tf\nd = tf.contrib.distributions.MultivariateNormalDiagPlusLowRank(mu)\n", target="modern"
+    )
+    errors = [e.message for e in result.log if e.severity == "ERROR"]
+    assert len(errors) == 1 and "tensorflow-probability" in errors[0], errors

@@ -632,6 +632,7 @@ TABLE: Tuple[Row, ...] = (
     + _submodules(_C, "seq2seq", tf_paths=("tf.contrib",), keras2=True)
     + _submodules(_C, "crf", tf_paths=("tf.contrib",))
     + _submodules(_C, "quantize", tf_paths=("tf.contrib",))
+    + _submodules(_C, "distributions")
     + _submodules(_C, "losses", "metrics", extra="slim")
     + _submodules(_C, "gan", extra="gan")
     + _submodules(_C, "learn", tf_paths=("tf.contrib",), separate_import=True)
@@ -1023,6 +1024,14 @@ TABLE: Tuple[Row, ...] = (
             graph=True,
             differences="An input_graph that is not a tf.Graph, arguments of the wrong type and bit widths outside "
             "2-16 raise TypeError/ValueError when the rewrite starts (docs/quantize.rst).",
+        ),
+        Row(
+            _C + ".distributions",
+            _C + ".distributions.mvn_diag",
+            ("MultivariateNormalDiag",),
+            ("tf.contrib.distributions", "tf.contrib.distributions.python.ops.mvn_diag"),
+            differences="No bijector/distribution attributes and no registered KL divergence; with no seed= and a "
+            "graph-level seed, its op seed (TF's count of the graph's ops) differs from TF 1.15's.",
         ),
         Row(_C + ".tfprof", _C + ".tfprof.model_analyzer", ("model_analyzer",), ("tf.contrib.tfprof",)),
         Row(_C + ".tfprof", _C + ".tfprof.tfprof_logger", ("tfprof_logger",), ("tf.contrib.tfprof",)),
