@@ -100,3 +100,26 @@ def test_other_contrib_distributions_still_name_tensorflow_probability():
     )
     errors = [e.message for e in result.log if e.severity == "ERROR"]
     assert len(errors) == 1 and "tensorflow-probability" in errors[0], errors
+
+
+def test_learn_utils_members_convert_from_tf_contrib_learn_utils():
+    """TF 1.15's tf.contrib.learn.utils exported make_export_strategy and the input_fn helpers itself (the
+    sample's Criteo trainer called ``tf.contrib.learn.utils.make_export_strategy``)."""
+    result = upgrade_source(
+        "import tensorflow as tf\n"
+        "export_strategy = tf.contrib.learn.utils.make_export_strategy(serving_input_fn, exports_to_keep=5)\n"
+        "serving = tf.contrib.learn.utils.build_parsing_serving_input_fn(spec)\n"
+        "default = tf.contrib.learn.utils.build_default_serving_input_fn(features)\n"
+        "ops = tf.contrib.learn.utils.InputFnOps(features, None, features)\n",
+        target="modern",
+    )
+    assert not [e for e in result.log if e.severity == "ERROR"], result.log
+    calls = _calls(result.text)
+    prefix = "tf1clip.contrib.learn.utils."
+    assert calls["export_strategy"] == prefix + "make_export_strategy(serving_input_fn, exports_to_keep=5)"
+    assert calls["serving"] == prefix + "build_parsing_serving_input_fn(spec)"
+    assert calls["default"] == prefix + "build_default_serving_input_fn(features)"
+    assert calls["ops"] == prefix + "InputFnOps(features, None, features)"
+    import tf1clip.contrib.learn.utils as utils
+
+    assert callable(utils.make_export_strategy) and callable(utils.build_default_serving_input_fn)

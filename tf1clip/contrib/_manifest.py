@@ -380,14 +380,20 @@ _LEARN_ROWS += (
             _LP + ".export_strategy",
         ),
         extra="estimator",
-        also=(Also(_L, _LEARN_PATHS[:2], ("ExportStrategy", "make_export_strategy")),),
+        also=(
+            Also(_L, _LEARN_PATHS[:2], ("ExportStrategy", "make_export_strategy")),
+            Also(_L + ".utils", ("tf.contrib.learn.utils", _LP + ".utils"), ("make_export_strategy",)),
+        ),
     ),
     Row(
         _L + ".utils.input_fn_utils",
         _L + ".utils.input_fn_utils",
         _INPUT_FN,
         ("tf.contrib.learn.utils.input_fn_utils", _LP + ".utils.input_fn_utils"),
-        also=(Also(_L, _LEARN_PATHS[:2], ("InputFnOps", "build_parsing_serving_input_fn")),),
+        also=(
+            Also(_L, _LEARN_PATHS[:2], ("InputFnOps", "build_parsing_serving_input_fn")),
+            Also(_L + ".utils", ("tf.contrib.learn.utils", _LP + ".utils"), _INPUT_FN),
+        ),
     ),
 )
 _LEARN_ROWS += _submodules(
