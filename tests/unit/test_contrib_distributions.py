@@ -131,3 +131,20 @@ def test_validate_args_rejects_a_zero_diagonal():
 
     with pytest.raises(tf.errors.InvalidArgumentError, match="non-zero"):
         _run(fetches)
+
+
+def test_kl_divergence_is_the_diagonal_gaussian_formula():
+    other_loc = np.array([0.5, 0.0, 1.0], np.float32)
+
+    def fetches():
+        a = MultivariateNormalDiag(loc=LOC, scale_diag=DIAG)
+        b = MultivariateNormalDiag(loc=other_loc, scale_identity_multiplier=1.5)
+        return v1.distributions.kl_divergence(a, b), a.kl_divergence(a)
+
+    kl, self_kl = _run(fetches)
+    sb = np.full(3, 1.5, np.float32)
+    want = np.sum(np.log(sb) - np.log(DIAG)) + 0.5 * (
+        np.sum(DIAG**2 / sb**2) + np.sum((other_loc - LOC) ** 2 / sb**2, axis=-1) - 3
+    )
+    np.testing.assert_allclose(kl, want, rtol=1e-5)
+    np.testing.assert_allclose(self_kl, [0.0, 0.0], atol=1e-6)

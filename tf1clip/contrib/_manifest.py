@@ -1036,8 +1036,8 @@ TABLE: Tuple[Row, ...] = (
             _C + ".distributions.mvn_diag",
             ("MultivariateNormalDiag",),
             ("tf.contrib.distributions", "tf.contrib.distributions.python.ops.mvn_diag"),
-            differences="No bijector/distribution attributes and no registered KL divergence; with no seed= and a "
-            "graph-level seed, its op seed (TF's count of the graph's ops) differs from TF 1.15's.",
+            differences="No bijector/distribution attributes; with no seed= and a graph-level seed, its op seed "
+            "(TF's count of the graph's ops) differs from TF 1.15's.",
         ),
         Row(_C + ".tfprof", _C + ".tfprof.model_analyzer", ("model_analyzer",), ("tf.contrib.tfprof",)),
         Row(_C + ".tfprof", _C + ".tfprof.tfprof_logger", ("tfprof_logger",), ("tf.contrib.tfprof",)),

@@ -3,7 +3,8 @@
 A two-layer network gives the mean and (softplus) diagonal scale of a ``MultivariateNormalDiag`` over 2-D actions;
 the loss is the negative ``log_prob`` of the demonstrated actions plus the squared error of a reparameterized
 ``sample(seed=...)``; ``from tensorflow.contrib.distributions import MultivariateNormalDiag`` builds a fixed
-exploration noise with a ``scale_identity_multiplier``, and ``tfd.Normal`` (``tf.distributions``') a prior.
+exploration noise with a ``scale_identity_multiplier`` (and ``tfd.kl_divergence`` from the policy to it), and
+``tfd.Normal`` (``tf.distributions``') a prior.
 TF 2 has no such class: tf1clip-upgrade converts it to tf1clip.contrib.distributions.MultivariateNormalDiag.
 """
 
@@ -66,6 +67,7 @@ with tf.Session() as sess:
             "noise_sample": noise.sample(4, seed=2),
             "noise_log_prob": noise.log_prob([[0.1, -0.2], [0.5, 0.5]]),
             "noise_entropy": noise.entropy(),
+            "kl": tfd.kl_divergence(policy, noise),
         },
         {s: bs, a: ba},
     )

@@ -8,8 +8,8 @@ seeds), ``log_prob(y)`` sums ``-0.5 * x**2 - 0.5 * log(2 pi)`` over the event fo
 and subtracts ``sum(log|scale_diag|)``, ``entropy`` is ``k * 0.5 * log(2 pi e) + sum(log|scale_diag|)``; ``mean``,
 ``mode``, ``stddev``, ``variance`` and ``covariance`` are TF 1.15's diagonal-scale shortcuts.
 
-Differences from TF 1.15: no ``bijector``/``distribution`` attributes and no registered KL divergence
-(``kl_divergence`` raises ``NotImplementedError``); ``validate_args=True`` asserts the diagonal is non-zero.
+``kl_divergence`` between two of them is TF 1.15's registered ``KL(a || b)``. Differences from TF 1.15: no
+``bijector``/``distribution`` attributes; ``validate_args=True`` asserts the diagonal is non-zero.
 """
 
 import math
@@ -233,3 +233,30 @@ class MultivariateNormalDiag(_Distribution):
 
     def _stddev(self):
         return tf.abs(self._diag_part())
+
+    def _solve(self, rhs):
+        """``scale.solve(rhs)`` for ``rhs`` ``[..., k, 1]``, as TF 1.15's diagonal linear operators did."""
+        if self._kind == "diag":
+            return rhs * (1.0 / self._diag)[..., tf.newaxis]
+        if self._kind == "scaled_identity":
+            return rhs / self._multiplier[..., tf.newaxis, tf.newaxis]
+        return rhs
+
+
+@_v1.distributions.RegisterKL(MultivariateNormalDiag, MultivariateNormalDiag)
+def _kl_mvn_diag(a, b, name=None):
+    """TF 1.15's ``KL(a || b)`` of two multivariate normals with diagonal scales (``mvn_linear_operator``)."""
+    with tf.name_scope(name or "kl_mvn"):
+        b_inv_a = (a.stddev() / b.stddev())[..., tf.newaxis]
+        kl_div = (
+            b._log_abs_determinant()
+            - a._log_abs_determinant()
+            + 0.5
+            * (
+                -tf.cast(a.event_shape_tensor()[0], a.dtype)
+                + tf.reduce_sum(tf.square(b_inv_a), axis=[-2, -1])
+                + tf.reduce_sum(tf.square(b._solve((b.mean() - a.mean())[..., tf.newaxis])), axis=[-2, -1])
+            )
+        )
+        kl_div.set_shape(tf.broadcast_static_shape(a.batch_shape, b.batch_shape))
+        return kl_div
