@@ -173,11 +173,7 @@ class MultivariateNormalDiag(_Distribution):
         return y
 
     def _log_abs_determinant(self):
-        if self._kind == "diag":
-            return tf.reduce_sum(tf.math.log(tf.abs(self._diag)), axis=[-1])
-        if self._kind == "scaled_identity":
-            return tf.cast(self._static_event[0], self.dtype) * tf.math.log(tf.abs(self._multiplier))
-        return tf.zeros(self._scale.batch_shape_tensor(), self.dtype)
+        return _log_abs_determinant(self.scale, self.dtype)
 
     def _sample_n(self, n, seed=None):
         shape = tf.concat([[n], self.batch_shape_tensor(), self.event_shape_tensor()], 0)
@@ -234,13 +230,23 @@ class MultivariateNormalDiag(_Distribution):
     def _stddev(self):
         return tf.abs(self._diag_part())
 
-    def _solve(self, rhs):
-        """``scale.solve(rhs)`` for ``rhs`` ``[..., k, 1]``, as TF 1.15's diagonal linear operators did."""
-        if self._kind == "diag":
-            return rhs * (1.0 / self._diag)[..., tf.newaxis]
-        if self._kind == "scaled_identity":
-            return rhs / self._multiplier[..., tf.newaxis, tf.newaxis]
-        return rhs
+
+def _log_abs_determinant(scale, dtype):
+    """TF 1.15's ``log_abs_determinant`` of a diagonal, scaled-identity or identity ``scale``."""
+    if isinstance(scale, tf.linalg.LinearOperatorDiag):
+        return tf.reduce_sum(tf.math.log(tf.abs(scale.diag)), axis=[-1])
+    if isinstance(scale, tf.linalg.LinearOperatorScaledIdentity):
+        return tf.cast(scale.range_dimension_tensor(), dtype) * tf.math.log(tf.abs(scale.multiplier))
+    return tf.zeros(scale.batch_shape_tensor(), dtype)
+
+
+def _solve(scale, rhs):
+    """TF 1.15's ``scale.solve(rhs)`` for ``rhs`` ``[..., k, 1]``: times ``1 / diag``, or over the multiplier."""
+    if isinstance(scale, tf.linalg.LinearOperatorDiag):
+        return rhs * (1.0 / scale.diag)[..., tf.newaxis]
+    if isinstance(scale, tf.linalg.LinearOperatorScaledIdentity):
+        return rhs / scale.multiplier[..., tf.newaxis, tf.newaxis]
+    return rhs
 
 
 @_v1.distributions.RegisterKL(MultivariateNormalDiag, MultivariateNormalDiag)
@@ -249,13 +255,13 @@ def _kl_mvn_diag(a, b, name=None):
     with tf.name_scope(name or "kl_mvn"):
         b_inv_a = (a.stddev() / b.stddev())[..., tf.newaxis]
         kl_div = (
-            b._log_abs_determinant()
-            - a._log_abs_determinant()
+            _log_abs_determinant(b.scale, b.dtype)
+            - _log_abs_determinant(a.scale, a.dtype)
             + 0.5
             * (
                 -tf.cast(a.event_shape_tensor()[0], a.dtype)
                 + tf.reduce_sum(tf.square(b_inv_a), axis=[-2, -1])
-                + tf.reduce_sum(tf.square(b._solve((b.mean() - a.mean())[..., tf.newaxis])), axis=[-2, -1])
+                + tf.reduce_sum(tf.square(_solve(b.scale, (b.mean() - a.mean())[..., tf.newaxis])), axis=[-2, -1])
             )
         )
         kl_div.set_shape(tf.broadcast_static_shape(a.batch_shape, b.batch_shape))
