@@ -105,6 +105,8 @@ def test_every_promised_api_has_a_program():
         "tf.feature_column.embedding_column",
         "warm_start_from",
         "tf.estimator.inputs.numpy_input_fn",
+        "tfd.MultivariateNormalDiag",
+        "scale_identity_multiplier",
         "tf.contrib.seq2seq.TrainingHelper",
         "tf.contrib.seq2seq.GreedyEmbeddingHelper",
         "tf.contrib.seq2seq.BasicDecoder",

@@ -29,7 +29,9 @@ RENAMES = {
         "list_variables": "tf.train.list_variables",
         "load_variable": "tf.train.load_variable",
         "load_checkpoint": "tf.train.load_checkpoint",
+        "init_from_checkpoint": "tf.compat.v1.train.init_from_checkpoint",
     },
+    "metrics": {"confusion_matrix": "tf.compat.v1.math.confusion_matrix"},
     "util": {
         "make_tensor_proto": "tf.compat.v1.make_tensor_proto",
         "make_ndarray": "tf.make_ndarray",
@@ -117,7 +119,6 @@ def test_converted_checkpoint_readers_read_a_tf1_checkpoint(tmp_path):
 
 # contrib members with no exact TF 2 name: their ERROR names the successor to port to.
 ERROR_SUCCESSORS = {
-    "tf.contrib.framework.init_from_checkpoint": "tf.compat.v1.train.init_from_checkpoint",
     "tf.contrib.estimator.replicate_model_fn": "tf.distribute.MirroredStrategy",
     "tf.contrib.estimator.TowerOptimizer": "tf.distribute.MirroredStrategy",
     "tf.contrib.distribute.CollectiveAllReduceStrategy": "tf.distribute",

@@ -25,6 +25,8 @@ fixed (docs/contrib.rst):
 * ``quantize``: TF 1.15's fake-quant graph rewrite with batch-norm folding, re-created (docs/quantize.rst)
 * ``staging`` (``StagingArea``) and ``predictor`` (``from_saved_model``, ``from_estimator``, ...), re-created
   (docs/contrib.rst)
+* ``distributions.MultivariateNormalDiag``, re-created (docs/upgrade.rst; the other ``tf.contrib.distributions``
+  names TF 1.15 also had are ``tf.compat.v1.distributions``')
 * ``learn``: TF 1.15's ``tf.contrib.learn`` ``Estimator``, ``RunConfig``, ``Experiment``, ``learn_runner``,
   ``preprocessing.VocabularyProcessor`` ... on ``tf1clip.estimator`` (docs/learn.rst)
 

@@ -94,9 +94,6 @@ DECISIONS: Dict[str, Decision] = {
         "use tf.nest (flatten, map_structure, pack_sequence_as, assert_same_structure; is_sequence is "
         "tf.nest.is_nested)"
     ),
-    "tf.contrib.framework.init_from_checkpoint": _tf(
-        "use tf.compat.v1.train.init_from_checkpoint (TF's reimplementation, with the same assignment_map syntax)"
-    ),
     "tf.contrib.layers": _tf1clip("tf-slim has no such name; tf.feature_column replaces the feature columns", "slim"),
     "tf.contrib.learn": _tf1clip(
         "tf1clip.contrib.learn re-creates Estimator, SKCompat, the canned DNN, Linear and DNNLinearCombined "

@@ -380,14 +380,20 @@ _LEARN_ROWS += (
             _LP + ".export_strategy",
         ),
         extra="estimator",
-        also=(Also(_L, _LEARN_PATHS[:2], ("ExportStrategy", "make_export_strategy")),),
+        also=(
+            Also(_L, _LEARN_PATHS[:2], ("ExportStrategy", "make_export_strategy")),
+            Also(_L + ".utils", ("tf.contrib.learn.utils", _LP + ".utils"), ("make_export_strategy",)),
+        ),
     ),
     Row(
         _L + ".utils.input_fn_utils",
         _L + ".utils.input_fn_utils",
         _INPUT_FN,
         ("tf.contrib.learn.utils.input_fn_utils", _LP + ".utils.input_fn_utils"),
-        also=(Also(_L, _LEARN_PATHS[:2], ("InputFnOps", "build_parsing_serving_input_fn")),),
+        also=(
+            Also(_L, _LEARN_PATHS[:2], ("InputFnOps", "build_parsing_serving_input_fn")),
+            Also(_L + ".utils", ("tf.contrib.learn.utils", _LP + ".utils"), _INPUT_FN),
+        ),
     ),
 )
 _LEARN_ROWS += _submodules(
@@ -632,6 +638,7 @@ TABLE: Tuple[Row, ...] = (
     + _submodules(_C, "seq2seq", tf_paths=("tf.contrib",), keras2=True)
     + _submodules(_C, "crf", tf_paths=("tf.contrib",))
     + _submodules(_C, "quantize", tf_paths=("tf.contrib",))
+    + _submodules(_C, "distributions")
     + _submodules(_C, "losses", "metrics", extra="slim")
     + _submodules(_C, "gan", extra="gan")
     + _submodules(_C, "learn", tf_paths=("tf.contrib",), separate_import=True)
@@ -1023,6 +1030,14 @@ TABLE: Tuple[Row, ...] = (
             graph=True,
             differences="An input_graph that is not a tf.Graph, arguments of the wrong type and bit widths outside "
             "2-16 raise TypeError/ValueError when the rewrite starts (docs/quantize.rst).",
+        ),
+        Row(
+            _C + ".distributions",
+            _C + ".distributions.mvn_diag",
+            ("MultivariateNormalDiag",),
+            ("tf.contrib.distributions", "tf.contrib.distributions.python.ops.mvn_diag"),
+            differences="No bijector/distribution attributes; with no seed= and a graph-level seed, its op seed "
+            "(TF's count of the graph's ops) differs from TF 1.15's.",
         ),
         Row(_C + ".tfprof", _C + ".tfprof.model_analyzer", ("model_analyzer",), ("tf.contrib.tfprof",)),
         Row(_C + ".tfprof", _C + ".tfprof.tfprof_logger", ("tfprof_logger",), ("tf.contrib.tfprof",)),

@@ -133,6 +133,9 @@ class _Tf1clipRules:
             self.symbol_renames.setdefault("tf.contrib.framework.nest.is_sequence", "tf.nest.is_nested")
             for old, new in T.CONTRIB_RENAMES.items():
                 self.symbol_renames.setdefault(old, new)
+            self.function_keyword_renames = dict(self.function_keyword_renames)
+            for old, keywords in T.CONTRIB_RENAMED_KEYWORDS.items():
+                self.function_keyword_renames.setdefault(old, {}).update(keywords)
             for name in T.SUMMARY_OPS:
                 self.symbol_renames.setdefault("tf.summary." + name, "tf.compat.v1.summary." + name)
             # TF 2.15's rules move tf.train's session hooks to tf.estimator, which TF 2.16 removed;

@@ -246,15 +246,21 @@ DYNAMIC_LOSS_SCALE = "tf1clip.contrib.mixed_precision.ExponentialUpdateLossScale
 
 # contrib members that TF 2 has under another name, with the same behaviour (TF 1.15's contrib
 # checkpoint_utils readers are tf.train's; contrib.util and contrib.signal re-export tensor_util's and
-# tf.signal's).
+# tf.signal's; contrib.metrics.confusion_matrix called tf.confusion_matrix, whose argument order
+# tf.compat.v1.math keeps; contrib's init_from_checkpoint is tf.train's but for its first keyword and where
+# contrib raised: tf.train's also takes PartitionedVariable objects and scope entries ending in "/").
 CONTRIB_RENAMES = {
     "tf.contrib.framework.list_variables": "tf.train.list_variables",
     "tf.contrib.framework.load_variable": "tf.train.load_variable",
     "tf.contrib.framework.load_checkpoint": "tf.train.load_checkpoint",
+    "tf.contrib.framework.init_from_checkpoint": "tf.compat.v1.train.init_from_checkpoint",
+    "tf.contrib.metrics.confusion_matrix": "tf.compat.v1.math.confusion_matrix",
     "tf.contrib.util.make_tensor_proto": "tf.compat.v1.make_tensor_proto",
     "tf.contrib.util.make_ndarray": "tf.make_ndarray",
     "tf.contrib.signal.frames": "tf.signal.frame",
 }
+# Keywords that a CONTRIB_RENAMES member's TF 2 name spells otherwise: {contrib path: {old keyword: new}}.
+CONTRIB_RENAMED_KEYWORDS = {"tf.contrib.framework.init_from_checkpoint": {"checkpoint_dir": "ckpt_dir_or_file"}}
 CONTRIB_RENAMES.update(
     ("tf.contrib.signal." + name, "tf.signal." + name)
     for name in (
