@@ -64,6 +64,8 @@ def test_every_promised_api_has_a_program():
         "tf.contrib.layers.optimize_loss",
         "tf.set_random_seed",
         "tf.contrib.layers.embed_sequence",
+        "tf.contrib.framework.init_from_checkpoint",
+        "tf.contrib.metrics.confusion_matrix",
         "learning_rate_decay_fn",
         "gradient_noise_scale=None",
         "gradient_multipliers",
