@@ -120,7 +120,17 @@ def test_reference_page_covers_the_public_api():
         text = f.read()
     modules = ["tf1clip"] + [
         "tf1clip.contrib." + name
-        for name in ("estimator", "layers", "training", "slim", "slim.learning", "opt", "framework", "image", "quantize")
+        for name in (
+            "estimator",
+            "layers",
+            "training",
+            "slim",
+            "slim.learning",
+            "opt",
+            "framework",
+            "image",
+            "quantize",
+        )
     ]
     modules += [
         "tf1clip.contrib.staging",
