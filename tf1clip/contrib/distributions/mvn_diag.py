@@ -30,6 +30,39 @@ def _tensor(value, name, dtype=None):
     return None if value is None else tf.convert_to_tensor(value, dtype=dtype, name=name)
 
 
+def _scale_operator(loc, scale_diag, multiplier, validate_args):
+    """(kind, TF 1.15's scale operator, the diagonal with the multiplier added) of the constructor's arguments."""
+    if scale_diag is not None:
+        if multiplier is not None:
+            scale_diag += multiplier[..., tf.newaxis]
+        if validate_args:
+            check = _v1.assert_none_equal(
+                scale_diag, tf.zeros([], scale_diag.dtype), message="diagonal part must be non-zero"
+            )
+            with tf.control_dependencies([check]):
+                scale_diag = tf.identity(scale_diag)
+        diag = tf.linalg.LinearOperatorDiag(
+            scale_diag, is_non_singular=True, is_self_adjoint=True, is_positive_definite=False
+        )
+        return "diag", diag, scale_diag
+    if multiplier is None:
+        identity = tf.linalg.LinearOperatorIdentity(
+            num_rows=tf.compat.dimension_value(loc.shape[-1]),
+            dtype=loc.dtype.base_dtype,
+            is_self_adjoint=True,
+            is_positive_definite=True,
+        )
+        return "identity", identity, None
+    scaled = tf.linalg.LinearOperatorScaledIdentity(
+        num_rows=tf.compat.dimension_value(loc.shape[-1]),
+        multiplier=multiplier,
+        is_non_singular=True,
+        is_self_adjoint=True,
+        is_positive_definite=False,
+    )
+    return "scaled_identity", scaled, None
+
+
 class MultivariateNormalDiag(_Distribution):
     """The multivariate normal on ``R^k`` with ``covariance = diag(scale_diag + scale_identity_multiplier)**2``.
 
@@ -62,36 +95,7 @@ class MultivariateNormalDiag(_Distribution):
                     raise ValueError(
                         "MultivariateNormalDiag: cannot infer the event shape: pass loc or scale_diag (got neither)."
                     )
-                if scale_diag is not None:
-                    if multiplier is not None:
-                        scale_diag += multiplier[..., tf.newaxis]
-                    if validate_args:
-                        check = _v1.assert_none_equal(
-                            scale_diag, tf.zeros([], scale_diag.dtype), message="diagonal part must be non-zero"
-                        )
-                        with tf.control_dependencies([check]):
-                            scale_diag = tf.identity(scale_diag)
-                    self._kind = "diag"
-                    self._scale = tf.linalg.LinearOperatorDiag(
-                        scale_diag, is_non_singular=True, is_self_adjoint=True, is_positive_definite=False
-                    )
-                elif multiplier is None:
-                    self._kind = "identity"
-                    self._scale = tf.linalg.LinearOperatorIdentity(
-                        num_rows=tf.compat.dimension_value(loc.shape[-1]),
-                        dtype=loc.dtype.base_dtype,
-                        is_self_adjoint=True,
-                        is_positive_definite=True,
-                    )
-                else:
-                    self._kind = "scaled_identity"
-                    self._scale = tf.linalg.LinearOperatorScaledIdentity(
-                        num_rows=tf.compat.dimension_value(loc.shape[-1]),
-                        multiplier=multiplier,
-                        is_non_singular=True,
-                        is_self_adjoint=True,
-                        is_positive_definite=False,
-                    )
+                self._kind, self._scale, scale_diag = _scale_operator(loc, scale_diag, multiplier, validate_args)
                 if not self._scale.dtype.is_floating:
                     raise TypeError(
                         "MultivariateNormalDiag: scale_diag and scale_identity_multiplier must be floating point "
