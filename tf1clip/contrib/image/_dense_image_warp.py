@@ -15,6 +15,23 @@ __all__ = _manifest.names_of(__name__)
 v1 = tf.compat.v1
 
 
+def _corners(unstacked, order, sizes, query_type, grid_type):
+    """(alphas, floors, ceils) of the query coordinates ``unstacked`` along the grid dimensions in ``order``."""
+    alphas, floors, ceils = [], [], []
+    for dim in order:
+        with v1.name_scope("dim-" + str(dim)):
+            queries = unstacked[dim]
+            max_floor = tf.cast(sizes[dim + 1] - 2, query_type)
+            floor = tf.minimum(tf.maximum(tf.constant(0.0, query_type), tf.floor(queries)), max_floor)
+            int_floor = tf.cast(floor, tf.int32)
+            floors.append(int_floor)
+            ceils.append(int_floor + 1)
+            alpha = tf.cast(queries - floor, grid_type)
+            alpha = tf.minimum(tf.maximum(tf.constant(0.0, grid_type), alpha), tf.constant(1.0, grid_type))
+            alphas.append(tf.expand_dims(alpha, 2))
+    return alphas, floors, ceils
+
+
 def _interpolate_bilinear(grid, query_points, name="interpolate_bilinear", indexing="ij"):
     """Values of ``grid`` ``[batch, height, width, channels]`` at ``query_points`` ``[batch, n, 2]``
     (``ij``: row, column; ``xy``: column, row): ``[batch, n, channels]``."""
@@ -45,20 +62,9 @@ def _interpolate_bilinear(grid, query_points, name="interpolate_bilinear", index
                 tf.debugging.assert_greater_equal(width, 2, message="Grid width must be at least 2."),
             ]
         ):
-            alphas, floors, ceils = [], [], []
             order = [0, 1] if indexing == "ij" else [1, 0]
             unstacked = tf.unstack(query_points, axis=2)
-        for dim in order:
-            with v1.name_scope("dim-" + str(dim)):
-                queries = unstacked[dim]
-                max_floor = tf.cast(sizes[dim + 1] - 2, query_type)
-                floor = tf.minimum(tf.maximum(tf.constant(0.0, query_type), tf.floor(queries)), max_floor)
-                int_floor = tf.cast(floor, tf.int32)
-                floors.append(int_floor)
-                ceils.append(int_floor + 1)
-                alpha = tf.cast(queries - floor, grid_type)
-                alpha = tf.minimum(tf.maximum(tf.constant(0.0, grid_type), alpha), tf.constant(1.0, grid_type))
-                alphas.append(tf.expand_dims(alpha, 2))
+        alphas, floors, ceils = _corners(unstacked, order, sizes, query_type, grid_type)
         with tf.control_dependencies(
             [
                 tf.debugging.assert_less_equal(
