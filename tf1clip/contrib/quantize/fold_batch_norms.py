@@ -54,6 +54,25 @@ def _smart_cond(pred, true_fn, false_fn, name):
     return v1.cond(pred, true_fn, false_fn, name=name)
 
 
+def _training_statistics(graph, bn_op, layer_tensor, moving_mul_p, moving_sub_p, decay_p):
+    """(mean, variance without Bessel's correction, moving mean, moving variance, their two decays) of the
+    training-mode fused batch norm ``bn_op``, whose gradient becomes TF 1.15's folded one."""
+    _tf.set_op_attr(bn_op, "_gradient_op_type", v1.AttrValue(s=_GRADIENT.encode()))
+    mean_tensor = bn_op.outputs[1]
+    scope, sep, _ = bn_op.name.rpartition("/")
+    with graph.as_default(), graph.name_scope(scope + sep):
+        n = tf.cast(tf.size(layer_tensor) / tf.size(mean_tensor), tf.float32)
+        variance_tensor = tf.multiply(bn_op.outputs[2], (n - 1) / n, name="Undo_Bessel_Correction")
+    moving_mean = moving_variance = decay_mean = decay_var = None
+    for mul in GraphMatcher(moving_mul_p).match_graph(graph):
+        sub = mul.get_op(moving_sub_p)
+        if sub.inputs[1].name == bn_op.outputs[1].name:
+            moving_mean, decay_mean = sub.inputs[0], mul.get_tensor(decay_p)
+        if sub.inputs[1].name == bn_op.outputs[2].name:
+            moving_variance, decay_var = sub.inputs[0], mul.get_tensor(decay_p)
+    return mean_tensor, variance_tensor, moving_mean, moving_variance, decay_mean, decay_var
+
+
 def _find_fused_batch_norms(graph):
     any_ = OpTypePattern
     input_p, weight_p = any_("*"), any_("*")
@@ -83,22 +102,11 @@ def _find_fused_batch_norms(graph):
             output_tensor = reshape.outputs[0]
         if not output_tensor.consumers():
             return None
-        moving_mean = moving_variance = decay_mean = decay_var = None
         if bn_op.get_attr("is_training"):
-            _tf.set_op_attr(bn_op, "_gradient_op_type", v1.AttrValue(s=_GRADIENT.encode()))
-            mean_tensor = bn_op.outputs[1]
-            scope, sep, _ = bn_op.name.rpartition("/")
-            with graph.as_default(), graph.name_scope(scope + sep):
-                n = tf.cast(tf.size(layer_tensor) / tf.size(mean_tensor), tf.float32)
-                variance_tensor = tf.multiply(bn_op.outputs[2], (n - 1) / n, name="Undo_Bessel_Correction")
-            for mul in GraphMatcher(moving_mul_p).match_graph(graph):
-                sub = mul.get_op(moving_sub_p)
-                if sub.inputs[1].name == bn_op.outputs[1].name:
-                    moving_mean, decay_mean = sub.inputs[0], mul.get_tensor(decay_p)
-                if sub.inputs[1].name == bn_op.outputs[2].name:
-                    moving_variance, decay_var = sub.inputs[0], mul.get_tensor(decay_p)
+            statistics = _training_statistics(graph, bn_op, layer_tensor, moving_mul_p, moving_sub_p, decay_p)
         else:
-            mean_tensor, variance_tensor = m.get_tensor(mean_p), m.get_tensor(variance_p)
+            statistics = (m.get_tensor(mean_p), m.get_tensor(variance_p), None, None, None, None)
+        mean_tensor, variance_tensor, moving_mean, moving_variance, decay_mean, decay_var = statistics
         return _Match(
             layer_op,
             bn_op,

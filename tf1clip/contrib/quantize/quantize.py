@@ -276,6 +276,55 @@ def _quantizable_after(op, quantized):
     return False
 
 
+def _quantize_bypass(match, context, add_context, consumers_of, is_training, bits, scope, common, quantized):
+    """Quantizes a layer's output before its bypass ``Add`` (``conv_quant``), and the sum where no activation
+    follows it (``add_quant``); adds the quantized ops to ``quantized``."""
+    _insert_quant_op(
+        context,
+        "conv_quant",
+        match.bias_add_op,
+        consumers_of.consumers(match.bias_add_op),
+        is_training,
+        bits=bits,
+        producer_scope=scope,
+        consumer_scope=scope,
+        **common,
+    )
+    quantized.add(match.bias_add_op)
+    bypass_consumers = consumers_of.consumers(match.bypass_op)
+    if not any(c.type in _ACTIVATION_TYPES for c in bypass_consumers):
+        _insert_quant_op(
+            add_context,
+            "add_quant",
+            match.bypass_op,
+            bypass_consumers,
+            is_training,
+            bits=bits,
+            producer_scope=scope,
+            consumer_scope=scope,
+            **common,
+        )
+        quantized.add(match.bypass_op)
+
+
+def _quantize_post_activation(match, consumers_of, is_training, bits, scope, common, quantized):
+    """Quantizes the bypass ``Add`` after an activation where no ReLU follows it; adds it to ``quantized``."""
+    op = match.post_activation_bypass_op
+    post_consumers = consumers_of.consumers(op)
+    if not any(c.type in _RELU_TYPES for c in post_consumers):
+        _insert_quant_op(
+            _context(op.name),
+            "post_activation_bypass_quant",
+            op,
+            post_consumers,
+            is_training,
+            bits=bits,
+            producer_scope=scope,
+            **common,
+        )
+        quantized.add(op)
+
+
 def Quantize(
     graph,
     is_training,
@@ -328,47 +377,11 @@ def Quantize(
             )
             quantized.add(match.activation_op)
         if match.bypass_op is not None:
-            _insert_quant_op(
-                context,
-                "conv_quant",
-                match.bias_add_op,
-                consumers_of.consumers(match.bias_add_op),
-                is_training,
-                bits=activation_bits,
-                producer_scope=scope,
-                consumer_scope=scope,
-                **common,
+            _quantize_bypass(
+                match, context, add_context, consumers_of, is_training, activation_bits, scope, common, quantized
             )
-            quantized.add(match.bias_add_op)
-            bypass_consumers = consumers_of.consumers(match.bypass_op)
-            if not any(c.type in _ACTIVATION_TYPES for c in bypass_consumers):
-                _insert_quant_op(
-                    add_context,
-                    "add_quant",
-                    match.bypass_op,
-                    bypass_consumers,
-                    is_training,
-                    bits=activation_bits,
-                    producer_scope=scope,
-                    consumer_scope=scope,
-                    **common,
-                )
-                quantized.add(match.bypass_op)
         if match.post_activation_bypass_op is not None:
-            op = match.post_activation_bypass_op
-            post_consumers = consumers_of.consumers(op)
-            if not any(c.type in _RELU_TYPES for c in post_consumers):
-                _insert_quant_op(
-                    _context(op.name),
-                    "post_activation_bypass_quant",
-                    op,
-                    post_consumers,
-                    is_training,
-                    bits=activation_bits,
-                    producer_scope=scope,
-                    **common,
-                )
-                quantized.add(op)
+            _quantize_post_activation(match, consumers_of, is_training, activation_bits, scope, common, quantized)
     _quantize_activation_layers(
         quantized, graph, is_training, activation_bits, ema_decay, quant_delay, vars_collection, scope
     )
